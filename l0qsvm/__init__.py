@@ -1,0 +1,2 @@
+__version__ = "0.0.1"
+# Hand-written: the public API, re-exported from the generated modules.

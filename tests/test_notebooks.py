@@ -1,0 +1,22 @@
+"""Run every notebook in `nbs/` as a test, the way `nbdev_test` does, one pytest test per notebook.
+
+Cells flagged with a word in `tst_flags` (settings.ini: `notest slow`) are skipped unless `--slow` is given,
+which forces the `slow` cells to run as `nbdev_test --flags slow` would.
+"""
+from pathlib import Path
+
+import pytest
+from nbdev.config import get_config
+from nbdev.test import test_nb as run_notebook  # renamed so that pytest does not collect it
+
+ROOT = Path(__file__).resolve().parents[1]
+NBS = sorted(p for p in (ROOT / "nbs").rglob("*.ipynb")
+             if not any(part.startswith(("_", ".")) for part in p.relative_to(ROOT / "nbs").parts))
+
+
+@pytest.mark.parametrize("nb", NBS, ids=[str(p.relative_to(ROOT / "nbs")) for p in NBS])
+def test_notebook(nb, request):
+    skip_flags = get_config().tst_flags.split()
+    force_flags = ["slow"] if request.config.getoption("--slow") else []
+    ok, secs = run_notebook(nb, skip_flags=skip_flags, force_flags=force_flags, basepath=ROOT, showerr=True)
+    assert ok, f"{nb.name} failed (see the traceback above)"
