@@ -1,0 +1,38 @@
+"""The README is generated from nbs/index.ipynb and opens with the two commands a newcomer needs; CI runs the second."""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def readme_commands():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```sh\n(.*?)```", text, re.S).group(1)
+    return [line.split("#")[0].strip() for line in block.strip().splitlines()]
+
+
+def test_readme_opens_with_install_and_test_commands():
+    install, test = readme_commands()
+    assert install.startswith("pip install .") and "l0qsvm " in install
+    assert test.startswith('pip install -e ".[dev]"') and test.endswith("pytest")
+
+
+def test_ci_runs_the_readme_test_command():
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert readme_commands()[1] in ci.splitlines()
+
+
+def test_readme_is_generated_from_index():
+    res = subprocess.run([sys.executable, str(ROOT / "tools" / "make_readme.py"), "--check"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert res.returncode == 0, res.stdout + res.stderr
+
+
+def test_console_command_runs_main_job():
+    install = readme_commands()[0]
+    job = install.split("&&")[1].split()
+    res = subprocess.run([sys.executable, "-c", "import sys; from l0qsvm.cli import main; sys.exit(main(sys.argv[1:]))", *job[1:]],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert res.returncode == 0, res.stdout + res.stderr
