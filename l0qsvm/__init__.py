@@ -3,3 +3,7 @@ __version__ = "0.0.1"
 from .vech import hvec, unhvec, duplication_matrix, elimination_matrix
 from .features import quadratic_features, gram_matrix, term_names, pack_surface, unpack_surface
 from .datasets import load_dataset, list_datasets
+from .smo import smo_solve, klr_dual_solve, SMOResult, LowRankQ, KernelQ, max_violation, dual_bias
+from .estimators import QSVM, L1QSVM, L0QSVM
+from .subproblems import QuadraticFit, fit_qsvm, fit_l1qsvm, fit_lsqsvm, qsvm_primal_cvxopt
+from .penalty import fit_l0qsvm, penalty_decomposition, lu_zhang_certificate
