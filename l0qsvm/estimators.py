@@ -12,6 +12,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
+from tqdm.auto import tqdm
 
 from .features import quadratic_features, term_names, term_scale, unpack_surface
 from .multiclass import encode_labels, fit_ovr, ovr_decision, ovr_predict, surface_index, warn_if_not_converged
@@ -145,7 +146,7 @@ class QSVM(QuadraticSurfaceClassifier):
     C : float, default=1.0
         Weight $\\mathcal C > 0$ of the hinge loss; larger fits the training data more closely.
     tol : float, default=1e-3
-        Stopping tolerance of the SMO dual solver: its maximal KKT violation $m(\alpha) - M(\alpha)$.
+        Stopping tolerance of the SMO dual solver: its maximal KKT violation $m(\\alpha) - M(\\alpha)$.
     max_iter : int or None, default=None
         Iteration cap of the SMO solver; None uses the solver's own default.
     verbose : int, default=0
@@ -297,7 +298,8 @@ class L0QSVM(QuadraticSurfaceClassifier):
     tol : float, default=1e-4
         Tolerance of the SMO solver of the hinge z-steps (unused by the squared loss, whose z-step is closed form).
     verbose : int, default=0
-        If > 0, a progress bar over the one-vs-rest surfaces.
+        If > 0, progress bars over the one-vs-rest surfaces and over the outer iterations of each fit (with
+        $\\rho$, $\\lVert z - u \\rVert_\\infty$ and the objective).
 
     Attributes
     ----------
@@ -361,9 +363,16 @@ class L0QSVM(QuadraticSurfaceClassifier):
 
     def _fit_binary(self, X, y):
         k = X.shape[1] if self.k is None else self.k
-        return fit_l0qsvm(X, y, k, C=self.C, loss=self.loss, rho0=self.rho0, beta=self.beta,
-                          eps_inner=self.eps_inner, eps_outer=self.eps_outer, max_inner=self.max_inner,
-                          max_outer=self.max_outer, polish=self.polish, tol=self.tol)
+        bar = tqdm(total=self.max_outer, desc="penalty decomposition", unit="outer", leave=False) if self.verbose else None
+        def progress(j, rho, gap, objective):
+            bar.update(1); bar.set_postfix(rho=f"{rho:.3g}", z_minus_u=f"{gap:.1e}", objective=f"{objective:.4g}")
+        try:
+            return fit_l0qsvm(X, y, k, C=self.C, loss=self.loss, rho0=self.rho0, beta=self.beta,
+                              eps_inner=self.eps_inner, eps_outer=self.eps_outer, max_inner=self.max_inner,
+                              max_outer=self.max_outer, polish=self.polish, tol=self.tol,
+                              callback=progress if bar is not None else None)
+        finally:
+            if bar is not None: bar.close()
 
     def _stopping_rule(self):
         return dict(cap=f"max_outer={self.max_outer}", violation="‖z − u‖∞", tol=self.eps_outer)

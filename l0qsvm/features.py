@@ -6,12 +6,12 @@
 __all__ = ['n_params', 'n_features_from_params', 'term_scale', 'quadratic_features', 'pack_surface', 'unpack_surface',
            'term_names', 'second_moments', 'gram_from_moments', 'gram_matrix']
 
-# %% ../nbs/01_features.ipynb #9cd5a043
+# %% ../nbs/01_features.ipynb #0cda6386
 import numpy as np
 from scipy import sparse
 from .vech import hvec, unhvec, hvec_indices, duplication_matrix, triangular_root, _check_symmetric
 
-# %% ../nbs/01_features.ipynb #8eb3be6c
+# %% ../nbs/01_features.ipynb #c02643c1
 def n_params(n:int # number of input features
             )->int: # d = n(n+1)/2 + n, the length of z = [hvec(W); b]
     "Number of penalised parameters of a quadratic surface in `n` variables."
@@ -42,7 +42,7 @@ def quadratic_features(X # data, shape (m, n)
     S *= term_scale(n)[:S.shape[1]]
     return np.hstack([S, X])
 
-# %% ../nbs/01_features.ipynb #a026b971
+# %% ../nbs/01_features.ipynb #4c638ba4
 def pack_surface(W, # symmetric (n, n) quadratic coefficient matrix
                  b  # (n,) linear coefficients
                 )->np.ndarray: # z = [hvec(W); b], shape (d,)
@@ -60,7 +60,7 @@ def unpack_surface(z # z = [hvec(W); b], shape (d,)
     n = n_features_from_params(z.size)
     return unhvec(z[:-n]), z[-n:].copy()
 
-# %% ../nbs/01_features.ipynb #9cfd3158
+# %% ../nbs/01_features.ipynb #fd7506ff
 def term_names(n:int, # number of input features
                feature_names=None # optional sequence of n column names (default x0, x1, ...)
               )->list: # d names in the order of z: squares and cross terms (hvec order), then linear terms
@@ -71,7 +71,7 @@ def term_names(n:int, # number of input features
     quad = [f"{names[i]}²" if i == j else f"{names[j]}·{names[i]}" for i, j in zip(rows, cols)]
     return quad + names
 
-# %% ../nbs/01_features.ipynb #2017f954
+# %% ../nbs/01_features.ipynb #0a4923c0
 def second_moments(X # data, shape (m, n)
                   )->tuple: # (Sigma, mu, m): X^T X (n, n), X^T 1 (n,), number of samples
     "The sufficient statistics of $G$: $\\Sigma = X^\\top X$, $\\mu = X^\\top\\mathbf 1$ and $m$."

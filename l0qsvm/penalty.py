@@ -121,7 +121,8 @@ def penalty_decomposition(G, R, y, # G (d, d), features (m, d), labels ±1 (floa
                           tol:float=1e-4, # SMO tolerance of the z-steps (the polish uses min(tol, 1e-6))
                           upsilon=None, # restart threshold of step 12 (None: the paper's choice)
                           q_form:str="auto", # how the hinge dual matrix is handed to SMO
-                          route:str="auto" # hinge z-step solver: "dual" (SMO), "primal" or "auto" (choose_route)
+                          route:str="auto", # hinge z-step solver: "dual" (SMO), "primal" or "auto" (choose_route)
+                          callback=None # called after each outer iteration as callback(j, rho, ||z - u||_inf, objective)
                          )->QuadraticFit:
     "Algorithm 1 (penalty decomposition) for model (1) on precomputed $G$ and $R$; the result is $k$-sparse."
     m, d = R.shape
@@ -156,6 +157,7 @@ def penalty_decomposition(G, R, y, # G (d, d), features (m, d), labels ±1 (floa
                                               np.abs(u_new - u).max() / max(np.abs(u_new).max(), 1.0)) <= eps_inner
             z_prev, c_prev, u = z, c, u_new
             if done: break
+        if callback is not None: callback(j, rho, float(np.abs(z - u).max()), float(Fz))
         if np.abs(z - u).max() <= eps_outer: converged = True; break          # criterion (3)
         rho *= beta                                                            # step 11
     hist["upsilon"] = upsilon
@@ -177,12 +179,12 @@ def fit_l0qsvm(X, # data (m, n), float64
                *, loss:str="hinge", # "hinge" or "squared"
                rho0=None, beta:float=5.0, eps_inner:float=1e-4, eps_outer:float=1e-3,
                max_inner:int=100, max_outer:int=50, polish:bool=True, tol:float=1e-4,
-               random_state=None, # accepted for API symmetry; Algorithm 1 here is deterministic
-               route:str="auto" # hinge z-step solver: "dual" (SMO), "primal" or "auto" (choose_route)
+               route:str="auto", # hinge z-step solver: "dual" (SMO), "primal" or "auto" (choose_route)
+               callback=None # called after each outer iteration as callback(j, rho, ||z - u||_inf, objective)
               )->QuadraticFit:
     "$\\ell_0$-QSVM / LS-$\\ell_0$-QSVM by Algorithm 1: $\\lVert[\\mathrm{hvec}(W); b]\\rVert_0 \\le k$, $c$ free."
     y = check_labels(y)
     R, G = quadratic_features(X), gram_matrix(X)
     return penalty_decomposition(G, R, y, k, C, loss=loss, rho0=rho0, beta=beta, eps_inner=eps_inner,
                                  eps_outer=eps_outer, max_inner=max_inner, max_outer=max_outer, polish=polish, tol=tol,
-                                 route=route)
+                                 route=route, callback=callback)

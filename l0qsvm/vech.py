@@ -5,11 +5,11 @@
 # %% auto #0
 __all__ = ['hvec_indices', 'triangular_root', 'hvec', 'unhvec', 'duplication_matrix', 'elimination_matrix']
 
-# %% ../nbs/00_vech.ipynb #e8522e13
+# %% ../nbs/00_vech.ipynb #2475a656
 import numpy as np
 from scipy import sparse
 
-# %% ../nbs/00_vech.ipynb #e6ba5b36
+# %% ../nbs/00_vech.ipynb #4d6f8660
 def hvec_indices(n:int # order of the square matrix
                 )->tuple: # (rows, cols): entry k of hvec(A) is A[rows[k], cols[k]], rows >= cols
     "Row and column indices of the lower triangle in hvec order (column by column, from the diagonal down)."
@@ -17,7 +17,7 @@ def hvec_indices(n:int # order of the square matrix
     cols, rows = np.triu_indices(int(n))
     return rows, cols
 
-# %% ../nbs/00_vech.ipynb #eaa9c130
+# %% ../nbs/00_vech.ipynb #5217da89
 def _square(A, name="A"):
     A = np.asarray(A, dtype=float)
     if A.ndim != 2 or A.shape[0] != A.shape[1] or A.shape[0] == 0:
@@ -60,7 +60,7 @@ def unhvec(v # vector of length n(n+1)/2
     A[cols, rows] = v
     return A
 
-# %% ../nbs/00_vech.ipynb #3c2657b3
+# %% ../nbs/00_vech.ipynb #47d0453d
 def duplication_matrix(n:int # order of the symmetric matrices
                       )->sparse.csr_array: # D_n, shape (n*n, n*(n+1)//2), entries 0/1
     "The duplication matrix $D_n$: `D @ hvec(A) == A.ravel(order='F')` for every symmetric `A`."
@@ -72,7 +72,7 @@ def duplication_matrix(n:int # order of the symmetric matrices
     c = np.concatenate([h, h[off]])
     return sparse.csr_array((np.ones(r.size), (r, c)), shape=(n*n, rows.size))
 
-# %% ../nbs/00_vech.ipynb #91fbd03b
+# %% ../nbs/00_vech.ipynb #714be5c1
 def elimination_matrix(n:int # order of the square matrices
                       )->sparse.csr_array: # L_n, shape (n*(n+1)//2, n*n), entries 0/1
     "The elimination matrix $L_n$: `L @ A.ravel(order='F') == hvec(A, check_symmetric=False)` for every square `A`."

@@ -23,7 +23,6 @@ ROOT = Path(__file__).resolve().parents[1]
 NBS = ROOT / "nbs"
 SKIP_WORDS = {"slow", "notest"}
 os.environ.setdefault("L0QSVM_DATA_DIR", str(ROOT.parent / "shared" / "datasets"))
-os.environ.setdefault("MPLBACKEND", "Agg")
 
 
 def notebooks(only=()):
