@@ -213,8 +213,10 @@ class L1QSVM(QuadraticSurfaceClassifier):
     lam : float, default=1.0
         Weight $\\lambda \\ge 0$ ($\\mathcal C_1$ in the paper) of the $\\ell_1$ penalty on the entries of $W$.
     tol : float, default=1e-7
-        Absolute, relative and feasibility tolerance of the interior-point solver (cvxopt). Tighter values often end
-        in cvxopt's "numerical difficulties" status, which is reported as a `ConvergenceWarning`.
+        Absolute, relative and feasibility tolerance of the interior-point solver (cvxopt). Its solution is then
+        polished on its sign pattern with SMO, which gives exact zeros, and kept only if it satisfies the
+        $\\ell_1$ optimality conditions (`l0qsvm.subproblems.polish_l1_support`); a `ConvergenceWarning` means that
+        neither cvxopt converged nor the polished point was certified.
     max_iter : int or None, default=None
         Iteration cap of the interior-point solver; None uses the solver's own default (200).
     verbose : int, default=0
