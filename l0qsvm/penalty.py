@@ -10,7 +10,8 @@ __all__ = ['CERT_TOL', 'RHO0_REL', 'top_k', 'HingeZStep', 'SquaredZStep', 'restr
 import numpy as np
 
 from .features import quadratic_features, gram_matrix
-from .subproblems import (QuadraticFit, check_labels, primal_objective, spectral_gram, hinge_dual_matrix,
+from .smo import check_labels
+from .subproblems import (QuadraticFit, primal_objective, spectral_gram, hinge_dual_matrix,
                                 solve_hinge_subproblem, solve_hinge_primal, choose_route, squared_system,
                                 solve_squared_subproblem, best_intercept)
 
