@@ -1,6 +1,6 @@
 """scikit-learn's common estimator checks for `QSVM`, `L1QSVM` and `L0QSVM`, one pytest test per check.
 
-The same contract is checked once more, as a lesson, by `check_estimator` in `nbs/06_estimators.ipynb`. The estimators
+The same contract is checked once more, as a lesson, by `check_estimator` in `nbs/08_estimators.ipynb`. The estimators
 run with their default parameters (`L0QSVM` with a small `k`, so that the sparsity constraint is active on the
 two-feature data sets of the checks); no check is expected to fail.
 """
