@@ -323,31 +323,30 @@ def run_protocol(datasets, # loader names, e.g. paper_datasets("v2")
     if unknown: raise ValueError(f"unknown model(s) {unknown}; registered: {list(MODELS)}")
     if n_configs < 1 or n_folds < 2: raise ValueError("need n_configs >= 1 and n_folds >= 2")
     store = ResultStore(out, seed=seed, n_folds=n_folds)
-    data = {name: paper_data(name)[:2] for name in datasets}
-    splits = {name: protocol_splits(y, n_folds, seed, name) for name, (X, y) in data.items()}
-    done = store.keys("configs", "config")
-    tasks = []
-    for name, (X, y) in data.items():
+    for name in datasets:                       # one data set at a time, so its rows are complete as soon as possible
+        X, y = paper_data(name)[:2]
+        splits = protocol_splits(y, n_folds, seed, name)
+        done = store.keys("configs", "config")
+        tasks = []
         for m in models:
-            for fold, (train, val, _) in enumerate(splits[name]):
+            for fold, (train, val, _) in enumerate(splits):
                 for j in range(n_configs):
                     if (name, m, fold, j) in done: continue
                     config = draw_config(seed, name, m, fold, j, X.shape[1])
                     tasks.append(delayed(validation_task)((name, m, fold, j), config, MODELS[m].make(config), X, y, train, val))
-    for row in _parallel(tasks, n_jobs, "validation fits", progress): store.add("configs", row)
-    configs = store.frame("configs")
-    done = store.keys("folds", "n_configs")
-    tasks = []
-    for name, (X, y) in data.items():
+        for row in _parallel(tasks, n_jobs, f"{name}: validation fits", progress): store.add("configs", row)
+        configs = store.frame("configs")
+        done = store.keys("folds", "n_configs")
+        tasks = []
         for m in models:
-            for fold, (train, val, test) in enumerate(splits[name]):
+            for fold, (train, val, test) in enumerate(splits):
                 if (name, m, fold, n_configs) in done: continue
                 sel = configs[(configs.dataset == name) & (configs.model == m) & (configs.fold == fold)]
                 best = select_best(sel, n_configs)
                 model = MODELS[m].make(json.loads(best["params"]))
                 tasks.append(delayed(refit_task)((name, m, fold, n_configs), best, model, X, y,
-                                                np.sort(np.concatenate([train, val])), test, MODELS[m].nonzero))
-    for row in _parallel(tasks, n_jobs, "refits", progress): store.add("folds", row)
+                                                 np.sort(np.concatenate([train, val])), test, MODELS[m].nonzero))
+        for row in _parallel(tasks, n_jobs, f"{name}: refits", progress): store.add("folds", row)
     folds = store.frame("folds")
     folds = folds[folds.dataset.isin(datasets) & folds.model.isin(models) & (folds.n_configs == n_configs)]
     order = {v: i for i, v in enumerate(datasets + models)}
@@ -435,7 +434,7 @@ def parallel_backend(backend:str="loky", # one of BACKENDS
 
 # %% ../nbs/12_experiments.ipynb #e9466f53
 QUICK_DATASETS = ("iris", "wine")
-QUICK_CONFIGS = 10
+QUICK_CONFIGS = 20
 PAPER_MODELS = {"v1": ["svm", "quad-kernel", "qsvm", "l1-qsvm", "l0-qsvm", "ls-l0-qsvm"],
                 "v2": ["qsvm", "l1-qsvm", "l0-qsvm", "ls-l0-qsvm"]}
 
