@@ -376,18 +376,19 @@ def compare_with_paper(summary:pd.DataFrame, # from summarize
     out["within"] = np.where(out.paper_mean.isna(), None, (out["diff"].abs() <= out.paper_std + 5e-4))
     return out
 
-def format_table(comparison:pd.DataFrame # from compare_with_paper
+def format_table(comparison:pd.DataFrame, # from compare_with_paper
+                 timings:bool=True # add the mean refit seconds
                 )->str: # a plain-text table
     "The comparison as a plain-text table: ours beside the paper's."
     lines = [f"{'data set':<12}{'model':<14}{'ours':>15}{'paper':>16}{'diff':>8}  {'in std':<7}"
-             f"{'non-zero':>14}{'fit s':>8}"]
+             f"{'non-zero':>14}" + (f"{'fit s':>8}" if timings else "")]
     for (d, m), r in comparison.iterrows():
         paper = f"{r.paper_mean:.3f} ± {r.paper_std:.3f}" if pd.notna(r.paper_mean) else "—"
         diff = f"{r['diff']:+.3f}" if pd.notna(r.paper_mean) else ""
         within = {True: "yes", False: "no"}.get(r.within, "")
         label = MODELS[m].label if m in MODELS else m
         lines.append(f"{PAPER_NAMES.get(d, d):<12}{label:<14}{r['mean']:>7.3f} ± {r['std']:.3f}{paper:>16}{diff:>8}  "
-                     f"{within:<7}{r.nonzero:>7.1f}/{r.parameters:<6.0f}{r.fit_seconds:>8.3f}")
+                     f"{within:<7}{r.nonzero:>7.1f}/{r.parameters:<6.0f}" + (f"{r.fit_seconds:>8.3f}" if timings else ""))
     return "\n".join(lines)
 
 # %% ../nbs/12_experiments.ipynb #f8b5862f
