@@ -498,9 +498,12 @@ def reproduce(args)->int:
     n_configs = args.configs or (QUICK_CONFIGS if args.quick else 100)
     n_jobs = (None if args.jobs == -1 else args.jobs) if args.backend == "dask" else args.jobs
     t0 = time.perf_counter()
-    with parallel_backend(args.backend, args.scheduler, None if args.jobs == -1 else args.jobs):
-        folds = run_protocol(datasets, models, n_configs=n_configs, n_folds=args.folds, seed=args.seed,
-                             n_jobs=-1 if n_jobs is None else n_jobs, out=args.out, progress=not args.quiet)
+    try:
+        with parallel_backend(args.backend, args.scheduler, None if args.jobs == -1 else args.jobs):
+            folds = run_protocol(datasets, models, n_configs=n_configs, n_folds=args.folds, seed=args.seed,
+                                 n_jobs=-1 if n_jobs is None else n_jobs, out=args.out, progress=not args.quiet)
+    except (FileNotFoundError, ImportError, ValueError) as e:   # no data directory, no dask, another run's folder
+        args._parser.error(str(e))
     seconds = time.perf_counter() - t0
     comparison = compare_with_paper(summarize(folds), args.paper)
     out = Path(args.out)

@@ -46,6 +46,14 @@ def test_bad_arguments_are_usage_errors(argv, message, capsys, tmp_path):
     assert "usage:" in err and message in err and "Traceback" not in err
 
 
+def test_missing_data_directory_is_a_usage_error(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("L0QSVM_DATA_DIR", str(tmp_path / "nowhere"))
+    with pytest.raises(SystemExit) as e:
+        main(["reproduce", "--datasets", "glass", "--quiet", "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "does not exist" in err and "Traceback" not in err
+
+
 def test_resume_and_settings_guard(tmp_path):
     "A second run refits nothing; more configurations add only the new draws; another seed is refused."
     kw = dict(n_folds=2, seed=3, n_jobs=1, out=tmp_path)
