@@ -8,12 +8,12 @@ __all__ = ['nll', 'sigmoid', 'klr_primal', 'sklr_primal', 'solve_sklr_primal', '
            'decision_values', 'paper_start', 'lambda_bound_printed', 'lambda_all_upper', 'lambda_bound_from_rows',
            'lambda_bound', 'lambda_grid']
 
-# %% ../nbs/05_sklr.ipynb #13511367
+# %% ../nbs/05_sklr.ipynb #82562fd4
 import numpy as np
 from scipy.optimize import minimize
 from scipy.special import expit, xlogy
 
-# %% ../nbs/05_sklr.ipynb #0290b053
+# %% ../nbs/05_sklr.ipynb #b3b3d7cd
 def nll(xi): # the loss argument ξ, array-like
     "$g(\\xi) = \\log(1 + e^{\\xi})$, computed without overflow."
     return np.logaddexp(0.0, xi)
@@ -32,7 +32,7 @@ def klr_primal(K:np.ndarray,   # (m, m) kernel matrix
     f = K @ coef - b
     return float(0.5 * coef @ K @ coef + C * np.sum(nll(-y * f)))
 
-# %% ../nbs/05_sklr.ipynb #e50b6390
+# %% ../nbs/05_sklr.ipynb #610868f2
 def sklr_primal(K:np.ndarray,   # (m, m) kernel matrix
                 y:np.ndarray,   # (m,) labels ±1
                 coef:np.ndarray,# (m,) representer coefficients c
@@ -68,7 +68,7 @@ def solve_sklr_primal(K, y, C, nu):
     u, b, rho = res.x[:r], res.x[r], res.x[r + 1]
     return V[:, keep] @ (u / np.sqrt(s[keep])), b, rho, res.fun
 
-# %% ../nbs/05_sklr.ipynb #1899e0ec
+# %% ../nbs/05_sklr.ipynb #b61826eb
 def sklr_lagrangian(K, y,           # kernel matrix (m, m), labels (m,)
                     coef, b, xi, rho,  # primal point: w = Σ c_j z_j, offset b, ξ (m,), ρ
                     alpha, beta,       # multipliers: α (m,) of the equalities, β ≥ 0 of ρ ≥ 0
@@ -79,7 +79,7 @@ def sklr_lagrangian(K, y,           # kernel matrix (m, m), labels (m,)
     return float(0.5 * coef @ K @ coef + C * np.sum(nll(xi)) - nu * rho
                  - alpha @ (xi - rho + y * f) - beta * rho)
 
-# %% ../nbs/05_sklr.ipynb #329dc926
+# %% ../nbs/05_sklr.ipynb #165e4b64
 def sklr_kkt_residuals(K, y, coef, b, rho, C, nu)->dict: # the primal point (c, b, ρ) and the data
     "Residuals of the KKT conditions (10)–(13) at a primal point, with $\\alpha_i = C\\sigma(\\xi_i)$ and $\\beta = \\sum\\alpha - \\nu$."
     alpha = C * sigmoid(rho - y * (K @ coef - b))
@@ -89,7 +89,7 @@ def sklr_kkt_residuals(K, y, coef, b, rho, C, nu)->dict: # the primal point (c, 
             "beta >= 0": float(max(-beta, 0.0)),                        # β ≥ 0
             "beta*rho": float(abs(beta * rho))}                         # complementarity
 
-# %% ../nbs/05_sklr.ipynb #d0982ebc
+# %% ../nbs/05_sklr.ipynb #e278ade6
 def entropy_G(delta): # δ in [0, 1], array-like
     "$G(\\delta) = \\delta\\log\\delta + (1-\\delta)\\log(1-\\delta)$, with $G(0) = G(1) = 0$."
     delta = np.asarray(delta, dtype=float)
@@ -103,7 +103,7 @@ def dual_objective(Q:np.ndarray,     # (m, m), Q_ij = y_i y_j K_ij
     "The dual objective $F(\\alpha)$ of (17) ($\\lambda = 0$), (18) and (22)."
     return float(0.5 * alpha @ Q @ alpha + C * np.sum(entropy_G(alpha / C)) - lam * np.sum(alpha))
 
-# %% ../nbs/05_sklr.ipynb #ba17a492
+# %% ../nbs/05_sklr.ipynb #3f7cf2ce
 def dual_gradient(Q, alpha, C, lam=0.0): # Q (m, m), α (m,), C, λ
     "$\\nabla F(\\alpha) = Q\\alpha + \\log\\frac{\\alpha}{C-\\alpha} - \\lambda$."
     return Q @ alpha + np.log(alpha) - np.log(C - alpha) - lam
@@ -120,7 +120,7 @@ def violation(alpha, grad, y, lo, hi)->tuple: # α, ∇F(α), labels, box
     s = -y * grad
     return float(s[up].max(initial=-np.inf)), float(s[low].min(initial=np.inf))
 
-# %% ../nbs/05_sklr.ipynb #e7ad84b7
+# %% ../nbs/05_sklr.ipynb #4d0594a2
 def pair_model(Q, alpha, grad, y, C, i, j)->tuple: # Q, α, ∇F(α), labels, C, the pair (i, j)
     "$(v_{ij}, q_{ij})$: slope and curvature at $t = 0$ of $F$ along $d = y_ie_i - y_je_j$."
     h = C / (alpha * (C - alpha))
@@ -139,7 +139,7 @@ def select_pair(Q, alpha, grad, y, C, lo, hi)->tuple: # Q, α, ∇F(α), labels,
         if -v * v / q < best: best, j = -v * v / q, int(t)
     return i, j
 
-# %% ../nbs/05_sklr.ipynb #c2c09f40
+# %% ../nbs/05_sklr.ipynb #8222265d
 def decision_values(K_new:np.ndarray, # (n_new, m) kernel between new points and the training points
                     alpha:np.ndarray, # (m,) solution of (22)
                     y:np.ndarray,     # (m,) labels ±1
@@ -150,7 +150,7 @@ def decision_values(K_new:np.ndarray, # (n_new, m) kernel between new points and
     keep = alpha > lo
     return K_new[:, keep] @ (alpha[keep] * y[keep]) + bias
 
-# %% ../nbs/05_sklr.ipynb #f11c05f3
+# %% ../nbs/05_sklr.ipynb #2b55b64d
 def paper_start(y:np.ndarray, # (m,) labels ±1, both classes present
                 C:float,       # loss weight
                 gamma:float,   # box tolerance γ
@@ -166,12 +166,12 @@ def paper_start(y:np.ndarray, # (m,) labels ±1, both classes present
     if not value <= hi: raise ValueError(f"no feasible start of the paper's form: (m1 + m2) * gamma / m_small > C")
     return np.where(big, lo, value)
 
-# %% ../nbs/05_sklr.ipynb #18c35ba0
+# %% ../nbs/05_sklr.ipynb #d9dff6f2
 def lambda_bound_printed(K, y, alpha0, C, gamma)->float: # kernel, labels, KLR solution α(0), C, γ
     "The balanced-set bound as printed: $\\max_i\\sum_j(\\bar C - \\alpha_j(0))y_jK_{ji}$."
     return float(np.max(K.T @ ((C - gamma - alpha0) * y)))
 
-# %% ../nbs/05_sklr.ipynb #d60cc2a5
+# %% ../nbs/05_sklr.ipynb #862df4a2
 def _positive_rows(K, y): return ((y[:, None] * y[None, :]) * K).clip(min=0.0).sum(axis=1)
 
 def lambda_all_upper(K, y, C, gamma)->float: # kernel (m, m), labels, C, γ
@@ -180,7 +180,7 @@ def lambda_all_upper(K, y, C, gamma)->float: # kernel (m, m), labels, C, γ
     Qe = y * (K @ y)
     return float(np.log(hi / gamma) + 0.5 * hi * (Qe[y > 0].max() + Qe[y < 0].max()))
 
-# %% ../nbs/05_sklr.ipynb #5e2c7cd5
+# %% ../nbs/05_sklr.ipynb #670544f8
 def lambda_bound_from_rows(P, y, C, gamma)->float: # P_i = Σ_j max(Q_ij, 0) (m,), labels ±1, C, γ
     "$\\lambda_{P1} = \\log\\frac{\\bar C}{\\gamma} + \\frac{\\bar C}{2}(\\max_{I_s}P_i + \\max_{I_b}P_k)$ from the row sums $P$."
     y = np.asarray(y, dtype=float)
