@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['kernel_gamma', 'kernel_matrix', 'SparseKLR', 'KLR', 'positive_row_sums', 'default_lambdas', 'fit_path']
 
-# %% ../nbs/05a_sklr_estimator.ipynb #282ecd9f
+# %% ../nbs/05a_sklr_estimator.ipynb #a88b7e1f
 import copy
 import time
 import warnings
@@ -24,7 +24,7 @@ from .multiclass import encode_labels, ovr_decision, ovr_predict, ovr_targets, w
 from .sklr import lambda_bound_from_rows, paper_start
 from .smo import KERNELS, KernelQ, klr_dual_solve
 
-# %% ../nbs/05a_sklr_estimator.ipynb #3c738ec9
+# %% ../nbs/05a_sklr_estimator.ipynb #2c354d89
 def kernel_gamma(gamma, # "scale", "auto" or a positive number
                  X,     # training data (m, n)
                 )->float:
@@ -51,7 +51,7 @@ def kernel_matrix(A, B,            # (p, n) and (q, n) points
     if kernel == "poly": return polynomial_kernel(A, B, degree=degree, gamma=gamma, coef0=coef0)
     return sigmoid_kernel(A, B, gamma=gamma, coef0=coef0)
 
-# %% ../nbs/05a_sklr_estimator.ipynb #ce4d7d03
+# %% ../nbs/05a_sklr_estimator.ipynb #6418e86c
 def _scaled_start(alpha, y, lo, hi, scale):
     "α scaled by `scale` if that is feasible for the box [lo, hi] (to rounding), else None."
     a = alpha * scale
@@ -244,7 +244,7 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
             ys = Y[s]
             Q = warm["operators"][s] if same_kernel else self._operator(X, ys)
             start = None
-            if same_data:
+            if same_data and warm["alpha"] is not None:
                 start = _scaled_start(warm["alpha"][s], ys, box, self.C - box, self.C / warm["C"])
             if start is None: start = paper_start(ys, self.C, box)
             results.append(self._solve(s, Q, ys, start, deadline))
@@ -323,7 +323,7 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
         L = log_expit(D)
         return L - np.logaddexp.reduce(L, axis=1, keepdims=True)
 
-# %% ../nbs/05a_sklr_estimator.ipynb #a269b0e0
+# %% ../nbs/05a_sklr_estimator.ipynb #d559da61
 class KLR(SparseKLR):
     """Kernel logistic regression (the dual of Keerthi et al., solved by the entropy SMO): `SparseKLR` with λ = 0 that
     keeps every training point.
@@ -416,7 +416,7 @@ class KLR(SparseKLR):
 
     def _lam(self): return 0.0
 
-# %% ../nbs/05a_sklr_estimator.ipynb #d305347c
+# %% ../nbs/05a_sklr_estimator.ipynb #572432ef
 def positive_row_sums(X, y,        # data (m, n), labels ±1
                       kernel="rbf", gamma=1.0, degree=3, coef0=1.0,
                       block:int=2048, # rows of the kernel matrix computed at a time
@@ -449,6 +449,7 @@ def fit_path(estimator,   # a SparseKLR (its C and lam are replaced along the pa
     out = []
     for C in sorted([estimator.C] if Cs is None else Cs):
         grid = default_lambdas(est, X, y, C) if lams is None else lams
+        if hasattr(est, "_warm"): est._warm["alpha"] = None        # a new C: the paper's start, the cached columns
         for lam in sorted(grid):
             est.set_params(C=C, lam=float(lam)).fit(X, y)
             fitted = copy.copy(est); fitted.__dict__.pop("_warm", None)
