@@ -76,8 +76,9 @@ def _select_i(g, y, st, active, n_act):
     every = n_act == g.shape[0]
     for u in range(n_act):
         t = u if every else active[u]
-        v = -y[t] * g[t]
-        if (v >= Gmax) & ((st[t] & UP) != 0): Gmax = v; i = t
+        if (st[t] & UP) != 0:                   # nested ifs: ~15x faster than `if (v >= Gmax) & (...)` at m = 5000
+            v = -y[t] * g[t]
+            if v >= Gmax: Gmax = v; i = t
     return i, Gmax
 
 @njit(cache=True, inline="always")
@@ -86,15 +87,16 @@ def _select_j(i, Gmax, Qi, g, y, st, Q_diag, h, tau, active, n_act):
     Gmax2 = -np.inf; j = -1; obj_min = 0.0
     yi = y[i]; base = Q_diag[i] + h[i]
     every = n_act == g.shape[0]
-    for u in range(n_act):                      # written without unpredictable branches: selects, not ifs
+    for u in range(n_act):
         t = u if every else active[u]
-        v = y[t] * g[t] if (st[t] & LOW) != 0 else -np.inf   # −(−y_t ∇_t f) on I_low
-        Gmax2 = max(Gmax2, v)
-        b = Gmax + v
-        b = b if b > 0.0 else 0.0               # only violating t (b > 0) can give od < 0
-        a = base + Q_diag[t] + h[t] - 2.0 * yi * y[t] * Qi[t]
-        od = -(b * b) / (a if a > 0.0 else tau)
-        if od < obj_min: obj_min = od; j = t
+        if (st[t] & LOW) != 0:
+            v = y[t] * g[t]                     # −(−y_t ∇_t f) on I_low
+            if v > Gmax2: Gmax2 = v
+            b = Gmax + v
+            if b > 0.0:                         # only violating t (b > 0) can give od < 0: skip the division otherwise
+                a = base + Q_diag[t] + h[t] - 2.0 * yi * y[t] * Qi[t]
+                od = -(b * b) / (a if a > 0.0 else tau)
+                if od < obj_min: obj_min = od; j = t
     return j, Gmax2
 
 # %% ../nbs/04_smo.ipynb #9b19bd74
