@@ -7,7 +7,7 @@ __all__ = ['TAU', 'UP', 'LOW', 'DENSE', 'LINEAR', 'RBF', 'POLY', 'SIGMOID', 'KER
            'SMOState', 'ColumnCache', 'get_Q', 'check_labels', 'LowRankQ', 'KernelQ', 'dual_bias', 'SMOResult',
            'smo_solve', 'klr_dual_solve']
 
-# %% ../nbs/04_smo.ipynb #5007f7b6
+# %% ../nbs/04_smo.ipynb #68ba8502
 import os
 import tempfile
 import time
@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
 
-# %% ../nbs/04_smo.ipynb #71aaa86d
+# %% ../nbs/04_smo.ipynb #e2884776
 def numba_cache_dir()->str: # the folder numba's compiled code of this package is cached in
     "`$NUMBA_CACHE_DIR` if set, else a per-user cache folder (`$XDG_CACHE_HOME/l0qsvm/numba`, `~/.cache/l0qsvm/numba`), else a temporary folder."
     if os.environ.get("NUMBA_CACHE_DIR"): return os.environ["NUMBA_CACHE_DIR"]
@@ -36,7 +36,7 @@ def numba_cache_dir()->str: # the folder numba's compiled code of this package i
 
 if not numba.config.CACHE_DIR: numba.config.CACHE_DIR = numba_cache_dir()
 
-# %% ../nbs/04_smo.ipynb #bea7955a
+# %% ../nbs/04_smo.ipynb #0bfaa629
 def max_violation(alpha:np.ndarray, # (m,) feasible point
                   grad:np.ndarray,  # (m,) gradient of f at alpha
                   y:np.ndarray,     # (m,) labels in {-1, +1}
@@ -49,7 +49,7 @@ def max_violation(alpha:np.ndarray, # (m,) feasible point
     low = ((y < 0) & (alpha < hi)) | ((y > 0) & (alpha > lo))
     return float(max(score[up].max(initial=-np.inf) - score[low].min(initial=np.inf), 0.0))
 
-# %% ../nbs/04_smo.ipynb #626fec6b
+# %% ../nbs/04_smo.ipynb #05a38fc9
 TAU = 1e-12  # replaces a non-positive curvature a_ij (LIBSVM's TAU)
 
 UP, LOW = 1, 2  # bits of the status byte: t ∈ I_up, t ∈ I_low
@@ -87,7 +87,7 @@ def _at_bound(S, t):
     "α_t if it sits on a bound (its share of Ḡ), else 0."
     return S.alpha[t] if (S.alpha[t] <= S.lo[t] or S.alpha[t] >= S.hi[t]) else 0.0
 
-# %% ../nbs/04_smo.ipynb #f132fa6f
+# %% ../nbs/04_smo.ipynb #7027b898
 @njit(cache=True, inline="always")
 def _box_room(S, i, j):
     "(T_i, T_j): how far t may go before α_i, resp. α_j, hits its bound."
@@ -100,7 +100,7 @@ def _qp_step(a, b, tmax, tau):
     "The exact step $t^\\star = \\min(t_{\\max}, b/\\bar a)$ of the QP."
     return min(tmax, b / (a if a > 0.0 else tau))
 
-# %% ../nbs/04_smo.ipynb #dcd9d357
+# %% ../nbs/04_smo.ipynb #dabbaf41
 @njit(cache=True, fastmath={"nnan", "nsz"})
 def _max_score(y, G, st, n):
     "m(α) = max of −y_t ∇_t f over t ∈ I_up, t < n (−inf if none): a max-reduction, vectorised (no NaN can occur)."
@@ -135,7 +135,7 @@ def _select_j(S, i, Gmax, Q_i, n, tau):
                 if b * b > gain * a: gain = b * b / a; j = t   # b²/ā > gain, without a division per t
     return j, Gmax2
 
-# %% ../nbs/04_smo.ipynb #3a84be9a
+# %% ../nbs/04_smo.ipynb #ce97afc5
 DENSE, LINEAR, RBF, POLY, SIGMOID = -1, 0, 1, 2, 3
 
 KERNELS = {"linear": LINEAR, "rbf": RBF, "poly": POLY, "sigmoid": SIGMOID}
@@ -159,7 +159,7 @@ def _exp(x):
     e = q * _bits_as_float((np.int64(max(k, -1022.0)) + 1023) << 52)   # q · 2^k
     return e if x > -708.0 else 0.0                          # below e^-708 ≈ 3.3e-308: 0
 
-# %% ../nbs/04_smo.ipynb #ae0a1e87
+# %% ../nbs/04_smo.ipynb #a893bdb4
 class ColumnCache(NamedTuple):
     "The columns of Q in solver order, computed on demand and kept in an LRU cache (LIBSVM's `Kernel` and `Cache`)."
     kind: int            # DENSE, or the kernel: LINEAR, RBF, POLY, SIGMOID
@@ -221,7 +221,7 @@ def get_Q(Q, j, n):
         _kernel_column(Q, j, Q.length[r], n, col); Q.length[r] = n
     return col
 
-# %% ../nbs/04_smo.ipynb #c48a1780
+# %% ../nbs/04_smo.ipynb #1f102f18
 def check_labels(y, # labels, array-like
                  m=None # required length (None: any length >= 1, y is flattened)
                 )->np.ndarray: # y as a contiguous float array of -1.0 / +1.0
@@ -308,7 +308,7 @@ class KernelQ(_CachedColumns):
         self.kernel, self.gamma, self.degree, self.coef0 = kernel, float(gamma), degree, float(coef0)
         self._setup(X, y, KERNELS[kernel], (gamma, coef0, degree), cache_mb, dtype)
 
-# %% ../nbs/04_smo.ipynb #a45455c0
+# %% ../nbs/04_smo.ipynb #a2d0c504
 @njit(cache=True)
 def _swap_owners(Q, i, j):
     "Exchange positions i and j in the cache's bookkeeping: which slot holds their columns, and the points."
@@ -409,7 +409,7 @@ def _do_shrinking(S, Q, tol):
     _swap_rows(Q, pairs, n_pairs)
     S.ctl[0] = n
 
-# %% ../nbs/04_smo.ipynb #599c9779
+# %% ../nbs/04_smo.ipynb #84455ccb
 @njit(cache=True, inline="always")
 def _entropy_grad(a, C):
     "E(a) = d/da [C G(a/C)] = log(a/(C−a))."
@@ -443,7 +443,7 @@ def _entropy_step(S, i, j, a, b, tmax, ftol):
         t = tn if tl < tn < tr else 0.5 * (tl + tr)
     return t
 
-# %% ../nbs/04_smo.ipynb #037942a7
+# %% ../nbs/04_smo.ipynb #1c910756
 @njit(cache=True, inline="always")
 def _select_working_set(S, Q, n, tau):
     "WSS3 over the active variables 0..n−1: (i, j, m(α) − M(α), column i); j = −1 when no pair violates."
@@ -507,7 +507,7 @@ def _solve(S, Q, entropy, shrinking, tol, tau, max_steps):
         it += 1
     return it, max(gap, 0.0), j == -1 or gap < tol
 
-# %% ../nbs/04_smo.ipynb #1fbf6796
+# %% ../nbs/04_smo.ipynb #eb03dcbb
 def dual_bias(alpha:np.ndarray, # (m,) solution
               grad:np.ndarray,  # (m,) gradient of f at alpha
               y:np.ndarray,     # (m,) labels
@@ -626,7 +626,7 @@ def _run(src, p, y, lo, hi, alpha, Cent, entropy, shrinking, tol, max_iter, call
     status = "converged" if done else "deadline" if late else "max_iter"
     return alpha_out, G, E, n_iter, float(gap), status
 
-# %% ../nbs/04_smo.ipynb #5db900a7
+# %% ../nbs/04_smo.ipynb #91f6e1fe
 def smo_solve(Q,                # (m, m) array, LowRankQ or KernelQ
               p,                # (m,) linear term
               y,                # (m,) labels in {-1, +1}
@@ -652,7 +652,7 @@ def smo_solve(Q,                # (m, m) array, LowRankQ or KernelQ
     alpha, g, E, n_iter, gap, status = _run(src, p, y, lo, hi, alpha, hi, False, shrinking, tol, max_iter, callback, tau, deadline)
     return SMOResult(alpha, dual_bias(alpha, g, y, lo, hi), float(0.5 * alpha @ (g + p)), gap, n_iter, status == "converged", status)
 
-# %% ../nbs/04_smo.ipynb #ca996c8b
+# %% ../nbs/04_smo.ipynb #6a27e0a8
 def _entropy_start(y, lo, hi):
     "α⁰_i = s/m_k on class k: s = 1 when that lies in the box, else the middle of the feasible range of s."
     pos = y > 0

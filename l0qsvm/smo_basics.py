@@ -6,17 +6,17 @@
 __all__ = ['TAU', 'PlainSMOResult', 'up_low', 'kkt_gap', 'pair_direction', 'pair_coefficients', 'pair_step', 'first_order_pair',
            'second_order_pair', 'plain_smo']
 
-# %% ../nbs/03_smo_basics.ipynb #5b370019
+# %% ../nbs/03_smo_basics.ipynb #eb8e9a47
 from collections import namedtuple
 
 import numpy as np
 
-# %% ../nbs/03_smo_basics.ipynb #fdd81f54
+# %% ../nbs/03_smo_basics.ipynb #84ca9a26
 def up_low(alpha:np.ndarray, # (m,) feasible point
            y:np.ndarray,     # (m,) labels ±1
            C,                # upper bounds (scalar or (m,))
           )->tuple:          # boolean masks (I_up, I_low)
-    "The index sets $I_{up}(\alpha)$ and $I_{low}(\alpha)$ as boolean masks."
+    r"The index sets $I_{up}(\alpha)$ and $I_{low}(\alpha)$ as boolean masks."
     up = ((y > 0) & (alpha < C)) | ((y < 0) & (alpha > 0))
     low = ((y < 0) & (alpha < C)) | ((y > 0) & (alpha > 0))
     return up, low
@@ -26,12 +26,12 @@ def kkt_gap(alpha:np.ndarray, # (m,) feasible point
             y:np.ndarray,     # (m,) labels ±1
             C,                # upper bounds
            )->float:          # m(α) − M(α)
-    "The violation $m(\alpha) - M(\alpha)$ of the optimality conditions (≤ 0 at an optimum)."
+    r"The violation $m(\alpha) - M(\alpha)$ of the optimality conditions (≤ 0 at an optimum)."
     score = -y * grad
     up, low = up_low(alpha, y, C)
     return float(score[up].max(initial=-np.inf) - score[low].min(initial=np.inf))
 
-# %% ../nbs/03_smo_basics.ipynb #f54170e2
+# %% ../nbs/03_smo_basics.ipynb #f6d9245b
 def pair_direction(m:int, i:int, j:int, y:np.ndarray)->np.ndarray: # d = y_i e_i − y_j e_j
     "The direction $d = y_ie_i - y_je_j$ of a step on the pair $(i, j)$."
     d = np.zeros(m); d[i] += y[i]; d[j] -= y[j]
@@ -42,17 +42,17 @@ def pair_coefficients(Q:np.ndarray,    # (m, m)
                       y:np.ndarray,    # (m,) labels
                       i:int, j:int,    # the pair
                      )->tuple:         # (a_ij, b_ij)
-    "The curvature $a_{ij} = d^\top Qd$ and the slope $b_{ij} = -\nabla f^\top d$ of $\phi(t) = f(\alpha + td)$."
+    r"The curvature $a_{ij} = d^\top Qd$ and the slope $b_{ij} = -\nabla f^\top d$ of $\phi(t) = f(\alpha + td)$."
     return Q[i, i] + Q[j, j] - 2 * y[i] * y[j] * Q[i, j], -y[i] * grad[i] + y[j] * grad[j]
 
-# %% ../nbs/03_smo_basics.ipynb #c18a60d4
+# %% ../nbs/03_smo_basics.ipynb #7e39e7c4
 TAU = 1e-12  # replaces a non-positive curvature (LIBSVM's TAU)
 
 def pair_step(Q:np.ndarray, grad:np.ndarray, alpha:np.ndarray, y:np.ndarray, C:np.ndarray, # C as an (m,) array
               i:int, j:int, # a violating pair (b_ij > 0)
               tau:float=TAU,
              )->tuple: # (t*, t_max, new α_i, new α_j)
-    "The exact step $t^\star = \min(t_{\max}, b_{ij}/\bar a_{ij})$ on the pair, and the new $\alpha_i, \alpha_j$ (snapped onto a bound they reach)."
+    r"The exact step $t^\star = \min(t_{\max}, b_{ij}/\bar a_{ij})$ on the pair, and the new $\alpha_i, \alpha_j$ (snapped onto a bound they reach)."
     a, b = pair_coefficients(Q, grad, y, i, j)
     Ti = C[i] - alpha[i] if y[i] > 0 else alpha[i]
     Tj = alpha[j] if y[j] > 0 else C[j] - alpha[j]
@@ -63,15 +63,15 @@ def pair_step(Q:np.ndarray, grad:np.ndarray, alpha:np.ndarray, y:np.ndarray, C:n
     if t == tmax and Tj <= Ti: new_j = 0.0 if y[j] > 0 else C[j]
     return t, tmax, new_i, new_j
 
-# %% ../nbs/03_smo_basics.ipynb #e9296db5
+# %% ../nbs/03_smo_basics.ipynb #3cc10981
 def first_order_pair(Q, grad, alpha, y, C)->tuple: # (i, j), the maximal violating pair
-    "The maximal violating pair: $i$ maximises $-y_t\nabla_tf$ over $I_{up}$, $j$ minimises it over $I_{low}$."
+    r"The maximal violating pair: $i$ maximises $-y_t\nabla_tf$ over $I_{up}$, $j$ minimises it over $I_{low}$."
     score = -y * grad
     up, low = up_low(alpha, y, C)
     return int(np.argmax(np.where(up, score, -np.inf))), int(np.argmin(np.where(low, score, np.inf)))
 
 def second_order_pair(Q, grad, alpha, y, C, tau:float=TAU)->tuple: # (i, j) of WSS3
-    "WSS3: $i$ as in the first-order rule, $j$ maximises the gain $b_{it}^2/\bar a_{it}$ over the violating $t\in I_{low}$."
+    r"WSS3: $i$ as in the first-order rule, $j$ maximises the gain $b_{it}^2/\bar a_{it}$ over the violating $t\in I_{low}$."
     score = -y * grad
     up, low = up_low(alpha, y, C)
     i = int(np.argmax(np.where(up, score, -np.inf)))
@@ -80,7 +80,7 @@ def second_order_pair(Q, grad, alpha, y, C, tau:float=TAU)->tuple: # (i, j) of W
     gain = np.where(low & (b > 0), b**2 / np.where(a > 0, a, tau), -np.inf)
     return i, int(np.argmax(gain))
 
-# %% ../nbs/03_smo_basics.ipynb #4a466e5c
+# %% ../nbs/03_smo_basics.ipynb #eb2b5895
 PlainSMOResult = namedtuple("PlainSMOResult", ["alpha", "obj", "n_iter", "gaps"])
 
 def plain_smo(Q:np.ndarray,        # (m, m) symmetric positive semidefinite
@@ -91,7 +91,7 @@ def plain_smo(Q:np.ndarray,        # (m, m) symmetric positive semidefinite
               tol:float=1e-3,      # stop when m(α) − M(α) < tol
               max_iter:int=100_000,
              )->PlainSMOResult:    # α, f(α), steps taken, the violation before each step
-    "SMO for $\min \tfrac12\alpha^\top Q\alpha + p^\top\alpha$ s.t. $y^\top\alpha = 0$, $0 \le \alpha \le C$, in plain numpy."
+    r"SMO for $\min \tfrac12\alpha^\top Q\alpha + p^\top\alpha$ s.t. $y^\top\alpha = 0$, $0 \le \alpha \le C$, in plain numpy."
     m = len(p); C = np.broadcast_to(np.asarray(C, dtype=float), (m,))
     select = {"second": second_order_pair, "first": first_order_pair}[rule]
     alpha, grad, gaps = np.zeros(m), np.array(p, dtype=float), []
