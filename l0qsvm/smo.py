@@ -7,7 +7,7 @@ __all__ = ['TAU', 'UP', 'LOW', 'DENSE', 'LINEAR', 'RBF', 'POLY', 'SIGMOID', 'KER
            'SMOState', 'ColumnCache', 'get_Q', 'check_labels', 'LowRankQ', 'KernelQ', 'dual_bias', 'SMOResult',
            'smo_solve', 'klr_dual_solve']
 
-# %% ../nbs/04_smo.ipynb #68ba8502
+# %% ../nbs/04_smo.ipynb #d4cf8ce3
 import os
 import tempfile
 import time
@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
 
-# %% ../nbs/04_smo.ipynb #e2884776
+# %% ../nbs/04_smo.ipynb #4da0ae30
 def numba_cache_dir()->str: # the folder numba's compiled code of this package is cached in
     "`$NUMBA_CACHE_DIR` if set, else a per-user cache folder (`$XDG_CACHE_HOME/l0qsvm/numba`, `~/.cache/l0qsvm/numba`), else a temporary folder."
     if os.environ.get("NUMBA_CACHE_DIR"): return os.environ["NUMBA_CACHE_DIR"]
@@ -36,7 +36,7 @@ def numba_cache_dir()->str: # the folder numba's compiled code of this package i
 
 if not numba.config.CACHE_DIR: numba.config.CACHE_DIR = numba_cache_dir()
 
-# %% ../nbs/04_smo.ipynb #0bfaa629
+# %% ../nbs/04_smo.ipynb #503b9973
 def max_violation(alpha:np.ndarray, # (m,) feasible point
                   grad:np.ndarray,  # (m,) gradient of f at alpha
                   y:np.ndarray,     # (m,) labels in {-1, +1}
@@ -49,7 +49,7 @@ def max_violation(alpha:np.ndarray, # (m,) feasible point
     low = ((y < 0) & (alpha < hi)) | ((y > 0) & (alpha > lo))
     return float(max(score[up].max(initial=-np.inf) - score[low].min(initial=np.inf), 0.0))
 
-# %% ../nbs/04_smo.ipynb #05a38fc9
+# %% ../nbs/04_smo.ipynb #6702282e
 TAU = 1e-12  # replaces a non-positive curvature a_ij (LIBSVM's TAU)
 
 UP, LOW = 1, 2  # bits of the status byte: t ∈ I_up, t ∈ I_low
@@ -87,7 +87,7 @@ def _at_bound(S, t):
     "α_t if it sits on a bound (its share of Ḡ), else 0."
     return S.alpha[t] if (S.alpha[t] <= S.lo[t] or S.alpha[t] >= S.hi[t]) else 0.0
 
-# %% ../nbs/04_smo.ipynb #7027b898
+# %% ../nbs/04_smo.ipynb #80b3088b
 @njit(cache=True, inline="always")
 def _box_room(S, i, j):
     "(T_i, T_j): how far t may go before α_i, resp. α_j, hits its bound."
@@ -100,7 +100,7 @@ def _qp_step(a, b, tmax, tau):
     "The exact step $t^\\star = \\min(t_{\\max}, b/\\bar a)$ of the QP."
     return min(tmax, b / (a if a > 0.0 else tau))
 
-# %% ../nbs/04_smo.ipynb #dabbaf41
+# %% ../nbs/04_smo.ipynb #a7f6657e
 @njit(cache=True, fastmath={"nnan", "nsz"})
 def _max_score(y, G, st, n):
     "m(α) = max of −y_t ∇_t f over t ∈ I_up, t < n (−inf if none): a max-reduction, vectorised (no NaN can occur)."
@@ -135,7 +135,7 @@ def _select_j(S, i, Gmax, Q_i, n, tau):
                 if b * b > gain * a: gain = b * b / a; j = t   # b²/ā > gain, without a division per t
     return j, Gmax2
 
-# %% ../nbs/04_smo.ipynb #ce97afc5
+# %% ../nbs/04_smo.ipynb #fb8be5db
 DENSE, LINEAR, RBF, POLY, SIGMOID = -1, 0, 1, 2, 3
 
 KERNELS = {"linear": LINEAR, "rbf": RBF, "poly": POLY, "sigmoid": SIGMOID}
@@ -159,7 +159,7 @@ def _exp(x):
     e = q * _bits_as_float((np.int64(max(k, -1022.0)) + 1023) << 52)   # q · 2^k
     return e if x > -708.0 else 0.0                          # below e^-708 ≈ 3.3e-308: 0
 
-# %% ../nbs/04_smo.ipynb #a893bdb4
+# %% ../nbs/04_smo.ipynb #2ec6c084
 class ColumnCache(NamedTuple):
     "The columns of Q in solver order, computed on demand and kept in an LRU cache (LIBSVM's `Kernel` and `Cache`)."
     kind: int            # DENSE, or the kernel: LINEAR, RBF, POLY, SIGMOID
@@ -221,7 +221,7 @@ def get_Q(Q, j, n):
         _kernel_column(Q, j, Q.length[r], n, col); Q.length[r] = n
     return col
 
-# %% ../nbs/04_smo.ipynb #1f102f18
+# %% ../nbs/04_smo.ipynb #5f8a63f7
 def check_labels(y, # labels, array-like
                  m=None # required length (None: any length >= 1, y is flattened)
                 )->np.ndarray: # y as a contiguous float array of -1.0 / +1.0
@@ -308,7 +308,7 @@ class KernelQ(_CachedColumns):
         self.kernel, self.gamma, self.degree, self.coef0 = kernel, float(gamma), degree, float(coef0)
         self._setup(X, y, KERNELS[kernel], (gamma, coef0, degree), cache_mb, dtype)
 
-# %% ../nbs/04_smo.ipynb #a2d0c504
+# %% ../nbs/04_smo.ipynb #67fa9ba8
 @njit(cache=True)
 def _swap_owners(Q, i, j):
     "Exchange positions i and j in the cache's bookkeeping: which slot holds their columns, and the points."
@@ -409,15 +409,15 @@ def _do_shrinking(S, Q, tol):
     _swap_rows(Q, pairs, n_pairs)
     S.ctl[0] = n
 
-# %% ../nbs/04_smo.ipynb #84455ccb
+# %% ../nbs/04_smo.ipynb #db80152f
 @njit(cache=True, inline="always")
 def _entropy_grad(a, C):
-    "E(a) = d/da [C G(a/C)] = log(a/(C−a))."
+    "E(a) = d/da [C H(a/C)] = log(a/(C−a))."
     return np.log(a) - np.log(C - a)
 
 @njit(cache=True, inline="always")
 def _entropy_curv(a, C):
-    "h(a) = d²/da² [C G(a/C)] = C/(a(C−a))."
+    "h(a) = d²/da² [C H(a/C)] = C/(a(C−a))."
     return C / (a * (C - a))
 
 @njit(cache=True)
@@ -443,7 +443,7 @@ def _entropy_step(S, i, j, a, b, tmax, ftol):
         t = tn if tl < tn < tr else 0.5 * (tl + tr)
     return t
 
-# %% ../nbs/04_smo.ipynb #1c910756
+# %% ../nbs/04_smo.ipynb #596756b9
 @njit(cache=True, inline="always")
 def _select_working_set(S, Q, n, tau):
     "WSS3 over the active variables 0..n−1: (i, j, m(α) − M(α), column i); j = −1 when no pair violates."
@@ -507,7 +507,7 @@ def _solve(S, Q, entropy, shrinking, tol, tau, max_steps):
         it += 1
     return it, max(gap, 0.0), j == -1 or gap < tol
 
-# %% ../nbs/04_smo.ipynb #eb03dcbb
+# %% ../nbs/04_smo.ipynb #d66a5f7c
 def dual_bias(alpha:np.ndarray, # (m,) solution
               grad:np.ndarray,  # (m,) gradient of f at alpha
               y:np.ndarray,     # (m,) labels
@@ -626,7 +626,7 @@ def _run(src, p, y, lo, hi, alpha, Cent, entropy, shrinking, tol, max_iter, call
     status = "converged" if done else "deadline" if late else "max_iter"
     return alpha_out, G, E, n_iter, float(gap), status
 
-# %% ../nbs/04_smo.ipynb #91f6e1fe
+# %% ../nbs/04_smo.ipynb #531d2192
 def smo_solve(Q,                # (m, m) array, LowRankQ or KernelQ
               p,                # (m,) linear term
               y,                # (m,) labels in {-1, +1}
@@ -652,7 +652,7 @@ def smo_solve(Q,                # (m, m) array, LowRankQ or KernelQ
     alpha, g, E, n_iter, gap, status = _run(src, p, y, lo, hi, alpha, hi, False, shrinking, tol, max_iter, callback, tau, deadline)
     return SMOResult(alpha, dual_bias(alpha, g, y, lo, hi), float(0.5 * alpha @ (g + p)), gap, n_iter, status == "converged", status)
 
-# %% ../nbs/04_smo.ipynb #6a27e0a8
+# %% ../nbs/04_smo.ipynb #2c3bfcd9
 def _entropy_start(y, lo, hi):
     "α⁰_i = s/m_k on class k: s = 1 when that lies in the box, else the middle of the feasible range of s."
     pos = y > 0
@@ -664,13 +664,13 @@ def _entropy_start(y, lo, hi):
     return np.where(pos, s / m1, s / m2)
 
 def _entropy_value(alpha, C):
-    "Σ_i C_i G(α_i/C_i)."
+    "Σ_i C_i H(α_i/C_i), H(δ) = δ log δ + (1−δ) log(1−δ)."
     d = alpha / C
     return float(np.sum(C * (d * np.log(d) + (1 - d) * np.log1p(-d))))
 
 def klr_dual_solve(Q,               # (m, m) array, LowRankQ or KernelQ (Q_ij = y_i y_j K_ij)
                    y,               # (m,) labels in {-1, +1}
-                   C,               # scalar or (m,) > 0: the C of C·G(α/C)
+                   C,               # scalar or (m,) > 0: the C of C·H(α/C)
                    lam,             # λ ≥ 0 of the term −λ Σ α_i
                    *,
                    box_gap=None,    # η: the box is η ≤ α ≤ C − η (default 1e-6·C)
@@ -683,7 +683,7 @@ def klr_dual_solve(Q,               # (m, m) array, LowRankQ or KernelQ (Q_ij = 
                    deadline=None,   # time.perf_counter() value at which to stop, converged or not (None: no time limit)
                    gamma=None,      # deprecated name of `box_gap`
                   )->SMOResult:
-    "Solve the S-KLR dual $\\min \\tfrac12\\alpha^\\top Q\\alpha - \\lambda\\sum\\alpha_i + \\sum C\\,G(\\alpha_i/C)$ s.t. $y^\\top\\alpha=0$, $\\eta\\le\\alpha\\le C-\\eta$."
+    "Solve the S-KLR dual $\\min \\tfrac12\\alpha^\\top Q\\alpha - \\lambda\\sum\\alpha_i + \\sum C\\,H(\\alpha_i/C)$ s.t. $y^\\top\\alpha=0$, $\\eta\\le\\alpha\\le C-\\eta$."
     if gamma is not None:
         if box_gap is not None: raise ValueError("give box_gap only (gamma is its deprecated name)")
         warnings.warn("klr_dual_solve(gamma=...) is deprecated: the box gap is now called box_gap", DeprecationWarning, stacklevel=2)
