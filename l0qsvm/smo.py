@@ -7,7 +7,7 @@ __all__ = ['TAU', 'UP', 'LOW', 'DENSE', 'LINEAR', 'RBF', 'POLY', 'SIGMOID', 'KER
            'SMOState', 'ColumnCache', 'get_Q', 'check_labels', 'LowRankQ', 'KernelQ', 'dual_bias', 'SMOResult',
            'smo_solve', 'klr_dual_solve']
 
-# %% ../nbs/04_smo.ipynb #d4cf8ce3
+# %% ../nbs/04_smo.ipynb #e01fe42b
 import os
 import tempfile
 import time
@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
 
-# %% ../nbs/04_smo.ipynb #4da0ae30
+# %% ../nbs/04_smo.ipynb #aa01e52c
 def numba_cache_dir()->str: # the folder numba's compiled code of this package is cached in
     "`$NUMBA_CACHE_DIR` if set, else a per-user cache folder (`$XDG_CACHE_HOME/l0qsvm/numba`, `~/.cache/l0qsvm/numba`), else a temporary folder."
     if os.environ.get("NUMBA_CACHE_DIR"): return os.environ["NUMBA_CACHE_DIR"]
@@ -36,7 +36,7 @@ def numba_cache_dir()->str: # the folder numba's compiled code of this package i
 
 if not numba.config.CACHE_DIR: numba.config.CACHE_DIR = numba_cache_dir()
 
-# %% ../nbs/04_smo.ipynb #503b9973
+# %% ../nbs/04_smo.ipynb #ca5a88da
 def max_violation(alpha:np.ndarray, # (m,) feasible point
                   grad:np.ndarray,  # (m,) gradient of f at alpha
                   y:np.ndarray,     # (m,) labels in {-1, +1}
@@ -49,7 +49,7 @@ def max_violation(alpha:np.ndarray, # (m,) feasible point
     low = ((y < 0) & (alpha < hi)) | ((y > 0) & (alpha > lo))
     return float(max(score[up].max(initial=-np.inf) - score[low].min(initial=np.inf), 0.0))
 
-# %% ../nbs/04_smo.ipynb #6702282e
+# %% ../nbs/04_smo.ipynb #f2988ae5
 TAU = 1e-12  # replaces a non-positive curvature a_ij (LIBSVM's TAU)
 
 UP, LOW = 1, 2  # bits of the status byte: t ∈ I_up, t ∈ I_low
@@ -87,7 +87,7 @@ def _at_bound(S, t):
     "α_t if it sits on a bound (its share of Ḡ), else 0."
     return S.alpha[t] if (S.alpha[t] <= S.lo[t] or S.alpha[t] >= S.hi[t]) else 0.0
 
-# %% ../nbs/04_smo.ipynb #80b3088b
+# %% ../nbs/04_smo.ipynb #0a0dd5bb
 @njit(cache=True, inline="always")
 def _box_room(S, i, j):
     "(T_i, T_j): how far t may go before α_i, resp. α_j, hits its bound."
@@ -100,24 +100,16 @@ def _qp_step(a, b, tmax, tau):
     "The exact step $t^\\star = \\min(t_{\\max}, b/\\bar a)$ of the QP."
     return min(tmax, b / (a if a > 0.0 else tau))
 
-# %% ../nbs/04_smo.ipynb #a7f6657e
-@njit(cache=True, fastmath={"nnan", "nsz"})
-def _max_score(y, G, st, n):
-    "m(α) = max of −y_t ∇_t f over t ∈ I_up, t < n (−inf if none): a max-reduction, vectorised (no NaN can occur)."
-    Gmax = -np.inf
-    for t in range(n):
-        v = -y[t] * G[t] if (st[t] & UP) != 0 else -np.inf
-        Gmax = max(Gmax, v)
-    return Gmax
-
+# %% ../nbs/04_smo.ipynb #5db06d41
 @njit(cache=True, inline="always")
 def _select_i(S, n):
     "First index of WSS3: (i, m(α)), i = the first t < n in I_up with the largest score −y_t ∇_t f (−1 if none)."
-    Gmax = _max_score(S.y, S.G, S.st, n)
-    if Gmax == -np.inf: return -1, Gmax
-    for t in range(n):                                     # where the largest score is
-        if (S.st[t] & UP) != 0 and -S.y[t] * S.G[t] == Gmax: return t, Gmax
-    return -1, Gmax
+    Gmax = -np.inf; i = -1
+    for t in range(n):
+        if (S.st[t] & UP) != 0:                            # t ∈ I_up
+            v = -S.y[t] * S.G[t]
+            if v > Gmax: Gmax = v; i = t                   # rarely true: the branch predicts well
+    return i, Gmax
 
 @njit(cache=True, inline="always")
 def _select_j(S, i, Gmax, Q_i, n, tau):
@@ -135,7 +127,7 @@ def _select_j(S, i, Gmax, Q_i, n, tau):
                 if b * b > gain * a: gain = b * b / a; j = t   # b²/ā > gain, without a division per t
     return j, Gmax2
 
-# %% ../nbs/04_smo.ipynb #fb8be5db
+# %% ../nbs/04_smo.ipynb #c6c109f3
 DENSE, LINEAR, RBF, POLY, SIGMOID = -1, 0, 1, 2, 3
 
 KERNELS = {"linear": LINEAR, "rbf": RBF, "poly": POLY, "sigmoid": SIGMOID}
@@ -159,7 +151,7 @@ def _exp(x):
     e = q * _bits_as_float((np.int64(max(k, -1022.0)) + 1023) << 52)   # q · 2^k
     return e if x > -708.0 else 0.0                          # below e^-708 ≈ 3.3e-308: 0
 
-# %% ../nbs/04_smo.ipynb #2ec6c084
+# %% ../nbs/04_smo.ipynb #461fc190
 class ColumnCache(NamedTuple):
     "The columns of Q in solver order, computed on demand and kept in an LRU cache (LIBSVM's `Kernel` and `Cache`)."
     kind: int            # DENSE, or the kernel: LINEAR, RBF, POLY, SIGMOID
@@ -221,7 +213,7 @@ def get_Q(Q, j, n):
         _kernel_column(Q, j, Q.length[r], n, col); Q.length[r] = n
     return col
 
-# %% ../nbs/04_smo.ipynb #5f8a63f7
+# %% ../nbs/04_smo.ipynb #fac1bfe7
 def check_labels(y, # labels, array-like
                  m=None # required length (None: any length >= 1, y is flattened)
                 )->np.ndarray: # y as a contiguous float array of -1.0 / +1.0
@@ -308,7 +300,7 @@ class KernelQ(_CachedColumns):
         self.kernel, self.gamma, self.degree, self.coef0 = kernel, float(gamma), degree, float(coef0)
         self._setup(X, y, KERNELS[kernel], (gamma, coef0, degree), cache_mb, dtype)
 
-# %% ../nbs/04_smo.ipynb #67fa9ba8
+# %% ../nbs/04_smo.ipynb #acdaa9b8
 @njit(cache=True)
 def _swap_owners(Q, i, j):
     "Exchange positions i and j in the cache's bookkeeping: which slot holds their columns, and the points."
@@ -409,7 +401,7 @@ def _do_shrinking(S, Q, tol):
     _swap_rows(Q, pairs, n_pairs)
     S.ctl[0] = n
 
-# %% ../nbs/04_smo.ipynb #db80152f
+# %% ../nbs/04_smo.ipynb #d07fd7c9
 @njit(cache=True, inline="always")
 def _entropy_grad(a, C):
     "E(a) = d/da [C H(a/C)] = log(a/(C−a))."
@@ -443,7 +435,7 @@ def _entropy_step(S, i, j, a, b, tmax, ftol):
         t = tn if tl < tn < tr else 0.5 * (tl + tr)
     return t
 
-# %% ../nbs/04_smo.ipynb #596756b9
+# %% ../nbs/04_smo.ipynb #06d05526
 @njit(cache=True, inline="always")
 def _select_working_set(S, Q, n, tau):
     "WSS3 over the active variables 0..n−1: (i, j, m(α) − M(α), column i); j = −1 when no pair violates."
@@ -507,7 +499,7 @@ def _solve(S, Q, entropy, shrinking, tol, tau, max_steps):
         it += 1
     return it, max(gap, 0.0), j == -1 or gap < tol
 
-# %% ../nbs/04_smo.ipynb #d66a5f7c
+# %% ../nbs/04_smo.ipynb #9244b03c
 def dual_bias(alpha:np.ndarray, # (m,) solution
               grad:np.ndarray,  # (m,) gradient of f at alpha
               y:np.ndarray,     # (m,) labels
@@ -626,7 +618,7 @@ def _run(src, p, y, lo, hi, alpha, Cent, entropy, shrinking, tol, max_iter, call
     status = "converged" if done else "deadline" if late else "max_iter"
     return alpha_out, G, E, n_iter, float(gap), status
 
-# %% ../nbs/04_smo.ipynb #531d2192
+# %% ../nbs/04_smo.ipynb #188c2a09
 def smo_solve(Q,                # (m, m) array, LowRankQ or KernelQ
               p,                # (m,) linear term
               y,                # (m,) labels in {-1, +1}
@@ -652,7 +644,7 @@ def smo_solve(Q,                # (m, m) array, LowRankQ or KernelQ
     alpha, g, E, n_iter, gap, status = _run(src, p, y, lo, hi, alpha, hi, False, shrinking, tol, max_iter, callback, tau, deadline)
     return SMOResult(alpha, dual_bias(alpha, g, y, lo, hi), float(0.5 * alpha @ (g + p)), gap, n_iter, status == "converged", status)
 
-# %% ../nbs/04_smo.ipynb #2c3bfcd9
+# %% ../nbs/04_smo.ipynb #c5d8cc68
 def _entropy_start(y, lo, hi):
     "α⁰_i = s/m_k on class k: s = 1 when that lies in the box, else the middle of the feasible range of s."
     pos = y > 0
