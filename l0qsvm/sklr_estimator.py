@@ -205,7 +205,7 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
         def progress(n_iter, gap):
             bar.update(n_iter - bar.n); bar.set_postfix(violation=f"{gap:.2e}")
         try:
-            return klr_dual_solve(Q, y, self.C, self._lam(), gamma=self.box_, alpha0=start, tol=self.tol,
+            return klr_dual_solve(Q, y, self.C, self._lam(), box_gap=self.box_, alpha0=start, tol=self.tol,
                                   max_iter=self.max_iter, callback=progress if bar is not None else None,
                                   deadline=deadline)
         finally:
