@@ -1,0 +1,185 @@
+"""Check the built documentation site in a real browser: headless Chromium (Debian's), driven by Playwright.
+
+    python tools/check_site.py [SITE]        # SITE defaults to _site (build it with python tools/build_docs.py)
+
+Serves SITE on 127.0.0.1 (an http.server on a free port), opens every page listed in SITE/pages.json and checks:
+- no request failed (network error or HTTP status >= 400) and no request left 127.0.0.1 (others are blocked and
+  reported; `data:` and `blob:` URLs, which never leave the page, are allowed);
+- no JavaScript error (uncaught exceptions and console errors);
+- MathJax ran and no raw `$$` is left in the text outside code;
+- every image loaded (complete, with a natural width);
+- every widget rendered, and every slider changes the figure it drives: the slider is moved with the keyboard
+  (End, then Home), and a screenshot of its figure must differ from the one before;
+- a full-page screenshot per page goes to SCREENSHOTS (default _site_screenshots/).
+Exits 1 and lists the problems if any check fails; prints one line per page otherwise.
+
+Needs `pip install playwright` (in the dev extra) and Debian's chromium (`apt-get install chromium`); the browser is
+launched from CHROMIUM (default /usr/bin/chromium). Never run `playwright install`: it downloads a browser.
+"""
+import argparse
+import contextlib
+import functools
+import http.server
+import json
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parents[1]
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-extensions"]
+
+# Raw display math: the page text outside code, formulas and scripts, after MathJax has typeset.
+RAW_MATH_JS = """() => {
+  const body = document.querySelector('.site-main') || document.body;
+  const copy = body.cloneNode(true);
+  copy.querySelectorAll('pre, code, script, style, .MathJax, .MathJax_Preview, .mjx-chtml, .MJX_Assistive_MathML')
+      .forEach(e => e.remove());
+  const text = copy.textContent;
+  const i = text.indexOf('$$');
+  return i < 0 ? null : text.slice(Math.max(0, i - 60), i + 60);
+}"""
+
+BROKEN_IMAGES_JS = """() => Array.from(document.images)
+  .filter(img => !(img.complete && img.naturalWidth > 0))
+  .map(img => (img.currentSrc || img.src || '').slice(0, 80) + ` in ${img.closest('[class]')?.className || '?'}`)"""
+
+WIDGETS_JS = """() => ({
+  views: document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]').length,
+  rendered: document.querySelectorAll('.jupyter-widgets, .widget-vbox, .widget-hbox, .widget-slider').length,
+  errors: Array.from(document.querySelectorAll('.jupyter-widgets-error-widget, .widget-error'))
+               .map(e => e.textContent.slice(0, 200)),
+})"""
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args): pass
+
+
+@contextlib.contextmanager
+def serve(site):
+    "An HTTP server for `site` on 127.0.0.1 and a free port, in a thread: yields its base URL."
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try: yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown(); httpd.server_close()
+
+
+def local(url):
+    u = urlparse(url)
+    return u.scheme in ("data", "blob", "about") or (u.scheme in ("http", "https") and u.hostname == "127.0.0.1")
+
+
+def wait_ready(page, timeout=30.0):
+    "Wait for MathJax's queue to drain and for every saved widget view to be rendered."
+    page.wait_for_load_state("load")
+    page.evaluate("""() => new Promise(resolve => {
+        if (!window.MathJax || !MathJax.Hub) return resolve();
+        MathJax.Hub.Queue(resolve); })""")
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if page.evaluate("""() => Array.from(document.querySelectorAll(
+                'script[type="application/vnd.jupyter.widget-view+json"]'))
+                .every(s => s.parentElement.querySelector('.jupyter-widgets'))"""):
+            break
+        time.sleep(0.2)
+    page.wait_for_load_state("networkidle")
+
+
+def check_sliders(page, name, problems):
+    "Move every slider (keyboard: End, then Home) and require its figure to change. Returns the number checked."
+    handles = page.locator(".widget-slider .noUi-handle, .widget-hslider .noUi-handle")
+    count = handles.count()
+    for i in range(count):
+        handle = handles.nth(i)
+        # the figure a slider drives: the Stack in the nearest box that has one (FrameSliders: VBox[HBox[sliders], Stack])
+        box = handle.locator("xpath=ancestor::div[contains(@class,'widget-vbox')][.//div[contains(@class,"
+                             "'widget-stack')]][1]")
+        if box.count() == 0:
+            problems.append(f"{name}: slider {i} drives no figure (no widget-stack beside it)"); continue
+        figure = box.locator(".widget-stack").first
+        handle.scroll_into_view_if_needed()
+        before = figure.screenshot()
+        handle.focus(); page.keyboard.press("End"); page.wait_for_timeout(300)
+        after = figure.screenshot()
+        handle.focus(); page.keyboard.press("Home"); page.wait_for_timeout(300)
+        back = figure.screenshot()
+        if after == before:
+            problems.append(f"{name}: moving slider {i} did not change its figure")
+        if back != before:
+            problems.append(f"{name}: moving slider {i} back did not restore its figure")
+    return count
+
+
+def check_site(site, screenshots, chromium="/usr/bin/chromium", only=()):
+    from playwright.sync_api import sync_playwright
+    pages = json.loads((site / "pages.json").read_text(encoding="utf-8"))
+    pages = [p for p in pages if not only or any(o in p["page"] for o in only)]
+    screenshots.mkdir(parents=True, exist_ok=True)
+    problems, summary = [], []
+    with serve(site) as base, sync_playwright() as pw:
+        # Playwright starts the browser with a new empty profile (its own --user-data-dir) every time
+        browser = pw.chromium.launch(executable_path=chromium, args=FLAGS)
+        try:
+            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            for entry in pages:
+                name, errors, outside, failed = entry["page"], [], [], []
+                page = context.new_page()
+                page.route("**/*", lambda route: route.continue_() if local(route.request.url) else route.abort())
+                page.on("request", lambda r: None if local(r.url) else outside.append(r.url))
+                page.on("requestfailed", lambda r: failed.append(f"{r.url} ({r.failure})"))
+                page.on("response", lambda r: failed.append(f"{r.url} (HTTP {r.status})") if r.status >= 400 else None)
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+                t0 = time.perf_counter()
+                page.goto(base + name)
+                wait_ready(page)
+                problems += [f"{name}: request left 127.0.0.1: {u}" for u in outside]
+                problems += [f"{name}: request failed: {u}" for u in failed if not any(o in u for o in outside)]
+                raw = page.evaluate(RAW_MATH_JS)
+                if raw: problems.append(f"{name}: raw $$ left in the text: ...{raw}...")
+                if page.evaluate("() => !!(window.MathJax && MathJax.Hub)") is False and "$" in page.content():
+                    problems.append(f"{name}: MathJax did not load")
+                problems += [f"{name}: image not loaded: {src}" for src in page.evaluate(BROKEN_IMAGES_JS)]
+                w = page.evaluate(WIDGETS_JS)
+                if w["views"] and not w["rendered"]: problems.append(f"{name}: {w['views']} widget views, none rendered")
+                problems += [f"{name}: widget error: {e}" for e in w["errors"]]
+                n_sliders = check_sliders(page, name, problems)
+                problems += [f"{name}: JavaScript error: {e}" for e in errors]
+                shot = screenshots / (name.replace("/", "__").removesuffix(".html") + ".png")
+                page.screenshot(path=str(shot), full_page=True)
+                n_img = page.evaluate("() => document.images.length")
+                summary.append(f"{name}: {n_img} images, {w['views']} widgets, {n_sliders} sliders moved "
+                               f"({time.perf_counter() - t0:.1f} s)")
+                page.close()
+        finally:
+            browser.close()
+    return problems, summary
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("site", nargs="?", default=str(ROOT / "_site"))
+    ap.add_argument("--screenshots", default=str(ROOT / "_site_screenshots"))
+    ap.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+    ap.add_argument("--only", nargs="*", default=(), help="substrings of the pages to check")
+    args = ap.parse_args(argv)
+    site = Path(args.site).resolve()
+    if not (site / "pages.json").exists(): sys.exit(f"{site}/pages.json not found: build the site first")
+    t0 = time.perf_counter()
+    problems, summary = check_site(site, Path(args.screenshots).resolve(), args.chromium, args.only)
+    print("\n".join(summary))
+    if problems:
+        print(f"\n{len(problems)} problems:\n" + "\n".join(problems))
+        return 1
+    print(f"site OK: {len(summary)} pages in {time.perf_counter() - t0:.0f} s, screenshots in {args.screenshots}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
