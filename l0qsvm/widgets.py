@@ -114,6 +114,7 @@ class KeepJslinkState:
     "nbdev notebook processor (settings.ini `procs`): keeps saved `jslink` widget state writable by execnb 0.1."
     def __init__(self, nb): self.nb = nb
     def begin(self):
+        "Wrap each `source` list of the saved widget state so that execnb writes it back unchanged."
         state = self.nb.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE_MIME, {}).get("state", {})
         for model in state.values():
             model_state = model.get("state", {})

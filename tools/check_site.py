@@ -10,7 +10,9 @@ Serves SITE on 127.0.0.1 (an http.server on a free port), opens every page liste
 - every image loaded (complete, with a natural width);
 - every widget rendered, and every slider changes the figure it drives: the slider is moved with the keyboard to
   its last position (End) and to its first (Home), and the two screenshots of its figure must differ;
-- a full-page screenshot per page goes to SCREENSHOTS (default _site_screenshots/).
+- a full-page screenshot per page goes to SCREENSHOTS (default _site_screenshots/);
+- every public function and class of the package (each module's `__all__`, the modules listed in l0qsvm/_modidx.py)
+  has its show_doc entry (a heading with its name as id) on the module's API reference page.
 Exits 1 and lists the problems if any check fails; prints one line per page otherwise.
 
 Needs `pip install playwright` (in the dev extra) and Debian's chromium (`apt-get install chromium`); the browser is
@@ -113,6 +115,21 @@ def check_sliders(page, name, problems):
     return count
 
 
+def missing_show_docs(site):
+    "Public names in l0qsvm/_modidx.py (functions, classes, their methods) without a show_doc entry on their API page."
+    import re
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import make_api_pages
+    syms, missing = make_api_pages.modidx(), []
+    for module, source in make_api_pages.modules():
+        page = site / "api" / (Path(source).stem.split("_", 1)[-1] + ".html")
+        ids = set(re.findall(r'<h[1-6][^>]* id="([^"]+)"', page.read_text(encoding="utf-8"))) if page.exists() else set()
+        public = [s[len(module) + 1:] for s in syms[module]
+                  if not any(part.startswith("_") for part in s[len(module) + 1:].split("."))]
+        missing += [f"{module}.{name} (on {page.relative_to(site)})" for name in public if name not in ids]
+    return missing
+
+
 def check_site(site, screenshots, chromium="/usr/bin/chromium", only=()):
     from playwright.sync_api import sync_playwright
     pages = json.loads((site / "pages.json").read_text(encoding="utf-8"))
@@ -169,7 +186,9 @@ def main(argv=None):
     site = Path(args.site).resolve()
     if not (site / "pages.json").exists(): sys.exit(f"{site}/pages.json not found: build the site first")
     t0 = time.perf_counter()
-    problems, summary = check_site(site, Path(args.screenshots).resolve(), args.chromium, args.only)
+    problems = [f"no show_doc entry: {name}" for name in missing_show_docs(site)] if not args.only else []
+    more, summary = check_site(site, Path(args.screenshots).resolve(), args.chromium, args.only)
+    problems += more
     print("\n".join(summary))
     if problems:
         print(f"\n{len(problems)} problems:\n" + "\n".join(problems))

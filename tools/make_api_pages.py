@@ -24,12 +24,20 @@ API = NBS / "api"
 _SOURCE = re.compile(r"File to edit: \.\./nbs/(\S+\.ipynb)")
 
 
+def modidx():
+    "nbdev's index of the package (l0qsvm/_modidx.py): {module: {symbol: (doc link, source file)}}."
+    ns = {}
+    exec((LIB / "_modidx.py").read_text(encoding="utf-8"), ns)
+    return ns["d"]["syms"]
+
+
 def modules():
-    "[(module name, source notebook path relative to nbs/)] of the exported modules, in notebook order."
+    "[(module name, source notebook path relative to nbs/)] of the package's modules (from _modidx), in notebook order."
     found = []
-    for py in sorted(LIB.glob("*.py")):
-        m = _SOURCE.search(py.read_text(encoding="utf-8").split("\n", 5)[2] if py.stat().st_size else "")
-        if m: found.append((f"l0qsvm.{py.stem}", m.group(1)))
+    for module in modidx():
+        head = (LIB / f"{module.split('.', 1)[1]}.py").read_text(encoding="utf-8").split("\n", 5)
+        m = next((_SOURCE.search(line) for line in head if _SOURCE.search(line)), None)
+        if m: found.append((module, m.group(1)))
     return sorted(found, key=lambda mn: mn[1])
 
 
@@ -54,8 +62,7 @@ def public_names(module):
 
 def own_methods(cls):
     "Public methods a class defines itself (not inherited), in definition order."
-    return [n for n, v in vars(cls).items()
-            if not n.startswith("_") and inspect.isfunction(v) and (v.__doc__ or "").strip()]
+    return [n for n, v in vars(cls).items() if not n.startswith("_") and inspect.isfunction(v)]
 
 
 def api_page(module, source):
