@@ -23,7 +23,8 @@ same configuration, with nbdev's own notebook processing and nbconvert:
    60 MB package, and pinned hashes give the same reproducibility.
 
 Options: --only NAME... restricts --execute to notebooks whose path contains NAME (the site is always whole);
---out DIR (default _site); --force re-processes every notebook (otherwise nbdev's cache keeps unchanged ones).
+--no-site stops after --execute; --out DIR (default _site); --force re-processes every notebook (otherwise
+nbdev's cache _proc/ keeps the notebooks that did not change, unless the package's code did).
 """
 import argparse
 import base64
@@ -114,6 +115,11 @@ def execute(path):
 def process(force=False):
     "nbdev's docs processing of every notebook into _proc/ (in this process, so settings.ini `procs` is honoured)."
     from nbdev.serve import proc_nbs
+    cache = ROOT / "_proc"
+    # nbdev re-processes a notebook only when it is newer than its processed copy; show_doc output also depends on
+    # the package's code, so any change there re-processes everything
+    code = max(p.stat().st_mtime for p in (ROOT / "l0qsvm").glob("*.py"))
+    force = force or not cache.exists() or cache.stat().st_mtime < code
     return Path(proc_nbs(force=force, n_workers=0))
 
 
@@ -405,6 +411,7 @@ def main(argv=None):
     ap.add_argument("--only", nargs="*", default=(), help="with --execute: substrings of the notebooks to run")
     ap.add_argument("--out", default=str(ROOT / "_site"), help="output folder (default _site)")
     ap.add_argument("--force", action="store_true", help="re-process every notebook (ignore nbdev's _proc cache)")
+    ap.add_argument("--no-site", action="store_true", help="with --execute: only refresh the notebooks, build nothing")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     sys.path.insert(0, str(TOOLS))
@@ -415,6 +422,7 @@ def main(argv=None):
             if p.relative_to(NBS).parts[0] == "api": continue     # show_doc pages: the processing renders them
             print(f"executing {p.relative_to(NBS)}", flush=True)
             execute(p)
+        if args.no_site: return 0
     cache = process(force=args.force)
     out = Path(args.out).resolve()
     pages = build_site(cache, out)
