@@ -5,6 +5,7 @@ Builds the site with `python tools/build_docs.py --out TMP` (offline once the np
 page from 127.0.0.1 and checks requests, JavaScript errors, MathJax, images, widgets and sliders, and that every
 public name has its show_doc entry. .ci/run runs the same two commands at its end.
 """
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -26,3 +27,23 @@ def test_site_builds_and_passes_the_browser_check(tmp_path):
                             str(tmp_path / "screenshots")], cwd=ROOT, capture_output=True, text=True)
     assert check.returncode == 0, check.stdout[-5000:] + check.stderr[-3000:]
     assert "site OK" in check.stdout
+
+    # the check can fail: break a copy of three pages and require each fault to be reported
+    broken = tmp_path / "broken"
+    shutil.copytree(site, broken)
+    def edit(page, old, new):
+        path = broken / page
+        text = path.read_text(encoding="utf-8"); assert old in text
+        path.write_text(text.replace(old, new), encoding="utf-8")
+    edit("vech.html", "MathJax.js?config", "MathJaxX.js?config")
+    edit("widgets.html", '"model_name": "LinkModel"', '"model_name": "HTMLModel"')      # no links: sliders idle
+    edit("features.html", "</main>", '<img src="http://example.com/x.png"><script>undefinedFunction()</script></main>')
+    bad = subprocess.run([sys.executable, "tools/check_site.py", str(broken), "--only", "vech", "widgets",
+                          "features", "--screenshots", str(tmp_path / "broken-shots")], cwd=ROOT,
+                         capture_output=True, text=True)
+    assert bad.returncode == 1
+    for message in ["vech.html: raw $$ left", "vech.html: the page has formulas but MathJax typeset none",
+                    "vech.html: request failed", "features.html: request left 127.0.0.1: http://example.com/x.png",
+                    "features.html: image not loaded", "features.html: JavaScript error: undefinedFunction",
+                    "widgets.html: moving slider 0 from one end to the other did not change its figure"]:
+        assert message in bad.stdout, (message, bad.stdout[-3000:])

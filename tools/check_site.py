@@ -77,6 +77,13 @@ def local(url):
     return u.scheme in ("data", "blob", "about") or (u.scheme in ("http", "https") and u.hostname == "127.0.0.1")
 
 
+def has_math(path):
+    "Does the page's HTML hold $...$ math outside code and scripts (so MathJax must typeset something)?"
+    import re
+    text = re.sub(r"<(pre|code|script|style)\b.*?</\1>", "", path.read_text(encoding="utf-8"), flags=re.S)
+    return re.search(r"\$[^$<>]+\$", text) is not None
+
+
 def wait_ready(page, timeout=30.0):
     "Wait for MathJax's queue to drain and for every saved widget view to be rendered."
     page.wait_for_load_state("load")
@@ -93,6 +100,14 @@ def wait_ready(page, timeout=30.0):
     page.wait_for_load_state("networkidle")
 
 
+def settle(page, figure):
+    "After a slider moved: let the widgets update, then wait until the images shown have been decoded."
+    page.wait_for_timeout(200)
+    figure.evaluate("""el => Promise.all(Array.from(el.querySelectorAll('img')).map(img =>
+        img.complete && img.naturalWidth ? img.decode().catch(() => null)
+                                         : new Promise(r => { img.onload = r; img.onerror = r; })))""")
+
+
 def check_sliders(page, name, problems):
     "Move every slider (keyboard: End, then Home) and require its figure to change. Returns the number checked."
     handles = page.locator(".widget-slider .noUi-handle, .widget-hslider .noUi-handle")
@@ -106,9 +121,9 @@ def check_sliders(page, name, problems):
             problems.append(f"{name}: slider {i} drives no figure (no image beside it)"); continue
         figure = box.locator("xpath=./div[.//img]").first
         handle.scroll_into_view_if_needed()
-        handle.focus(); page.keyboard.press("End"); page.wait_for_timeout(300)
+        handle.focus(); page.keyboard.press("End"); settle(page, figure)
         at_end = figure.screenshot()
-        handle.focus(); page.keyboard.press("Home"); page.wait_for_timeout(300)
+        handle.focus(); page.keyboard.press("Home"); settle(page, figure)
         at_home = figure.screenshot()
         if at_end == at_home:      # the two ends of the slider must show different figures
             problems.append(f"{name}: moving slider {i} from one end to the other did not change its figure")
@@ -157,8 +172,8 @@ def check_site(site, screenshots, chromium="/usr/bin/chromium", only=()):
                 problems += [f"{name}: request failed: {u}" for u in failed if not any(o in u for o in outside)]
                 raw = page.evaluate(RAW_MATH_JS)
                 if raw: problems.append(f"{name}: raw $$ left in the text: ...{raw}...")
-                if page.evaluate("() => !!(window.MathJax && MathJax.Hub)") is False and "$" in page.content():
-                    problems.append(f"{name}: MathJax did not load")
+                if has_math(site / name) and not page.evaluate("() => document.querySelectorAll('.mjx-chtml').length"):
+                    problems.append(f"{name}: the page has formulas but MathJax typeset none")
                 problems += [f"{name}: image not loaded: {src}" for src in page.evaluate(BROKEN_IMAGES_JS)]
                 w = page.evaluate(WIDGETS_JS)
                 if w["views"] and not w["rendered"]: problems.append(f"{name}: {w['views']} widget views, none rendered")
