@@ -136,8 +136,9 @@ def missing_show_docs(site):
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import make_api_pages
     syms, missing = make_api_pages.modidx(), []
+    pages = {p["source"]: p["page"] for p in json.loads((site / "pages.json").read_text(encoding="utf-8"))}
     for module, source in make_api_pages.modules():
-        page = site / "api" / (Path(source).stem.split("_", 1)[-1] + ".html")
+        page = site / pages.get(f"api/{source}", f"api/{source}: not on the site")
         ids = set(re.findall(r'<h[1-6][^>]* id="([^"]+)"', page.read_text(encoding="utf-8"))) if page.exists() else set()
         public = [s[len(module) + 1:] for s in syms[module]
                   if not any(part.startswith("_") for part in s[len(module) + 1:].split("."))]
