@@ -37,7 +37,8 @@ def test_site_builds_and_passes_the_browser_check(tmp_path):
         path.write_text(text.replace(old, new), encoding="utf-8")
     edit("vech.html", "MathJax.js?config", "MathJaxX.js?config")
     edit("widgets.html", '"model_name": "LinkModel"', '"model_name": "HTMLModel"')      # no links: sliders idle
-    edit("features.html", "</main>", '<img src="http://example.com/x.png"><script>undefinedFunction()</script></main>')
+    edit("features.html", "</main>", '<img src="http://example.com/x.png"><script>undefinedFunction()</script>'
+                                     '<a href="nowhere.html">a dead link</a></main>')
     bad = subprocess.run([sys.executable, "tools/check_site.py", str(broken), "--only", "vech", "widgets",
                           "features", "--screenshots", str(tmp_path / "broken-shots")], cwd=ROOT,
                          capture_output=True, text=True)
@@ -45,5 +46,6 @@ def test_site_builds_and_passes_the_browser_check(tmp_path):
     for message in ["vech.html: raw $$ left", "vech.html: the page has formulas but MathJax typeset none",
                     "vech.html: request failed", "features.html: request left 127.0.0.1: http://example.com/x.png",
                     "features.html: image not loaded", "features.html: JavaScript error: undefinedFunction",
+                    "features.html: broken link to nowhere.html",
                     "widgets.html: moving slider 0 from one end to the other did not change its figure"]:
         assert message in bad.stdout, (message, bad.stdout[-3000:])

@@ -7,7 +7,7 @@ Serves SITE on 127.0.0.1 (an http.server on a free port), opens every page liste
   reported; `data:` and `blob:` URLs, which never leave the page, are allowed);
 - no JavaScript error (uncaught exceptions and console errors);
 - MathJax ran and no raw `$$` is left in the text outside code;
-- every image loaded (complete, with a natural width);
+- every image loaded (complete, with a natural width), and every link within the site leads to a file of the site;
 - every widget rendered, and every slider changes the figure it drives: the slider is moved with the keyboard to
   its last position (End) and to its first (Home), and the two screenshots of its figure must differ;
 - a full-page screenshot per page goes to SCREENSHOTS (default _site_screenshots/);
@@ -176,6 +176,9 @@ def check_site(site, screenshots, chromium="/usr/bin/chromium", only=()):
                 if has_math(site / name) and not page.evaluate("() => document.querySelectorAll('.mjx-chtml').length"):
                     problems.append(f"{name}: the page has formulas but MathJax typeset none")
                 problems += [f"{name}: image not loaded: {src}" for src in page.evaluate(BROKEN_IMAGES_JS)]
+                for href in page.evaluate("() => Array.from(document.querySelectorAll('a[href]'), a => a.href)"):
+                    if href.startswith(base) and not (site / urlparse(href).path.lstrip("/")).is_file():
+                        problems.append(f"{name}: broken link to {href[len(base):]}")
                 w = page.evaluate(WIDGETS_JS)
                 if w["views"] and not w["rendered"]: problems.append(f"{name}: {w['views']} widget views, none rendered")
                 problems += [f"{name}: widget error: {e}" for e in w["errors"]]
