@@ -40,6 +40,7 @@ import subprocess
 import sys
 import tarfile
 import time
+import warnings
 from pathlib import Path, PurePosixPath
 
 import nbformat
@@ -120,7 +121,9 @@ def process(force=False):
     # the package's code, so any change there re-processes everything
     code = max(p.stat().st_mtime for p in (ROOT / "l0qsvm").glob("*.py"))
     force = force or not cache.exists() or cache.stat().st_mtime < code
-    return Path(proc_nbs(force=force, n_workers=0))
+    with warnings.catch_warnings():     # nbdev prints every cell that mixes imports and code: noise in a build log
+        warnings.filterwarnings("ignore", message="Found cells containing imports and other code")
+        return Path(proc_nbs(force=force, n_workers=0))
 
 
 # ---------------------------------------------------------------------------------------------------------------
