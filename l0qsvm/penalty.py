@@ -123,7 +123,8 @@ def penalty_decomposition(G, R, y, # G (d, d), features (m, d), labels ±1 (floa
                           upsilon=None, # restart threshold of step 12 (None: the paper's choice)
                           q_form:str="auto", # how the hinge dual matrix is handed to SMO
                           route:str="auto", # hinge z-step solver: "dual" (SMO), "primal" or "auto" (choose_route)
-                          callback=None # called after each outer iteration as callback(j, rho, ||z - u||_inf, objective)
+                          callback=None, # called after each outer iteration as callback(j, rho, ||z - u||_inf, objective)
+                          record_iterates:bool=False # also keep z, c and u of every z-step in the history (for figures)
                          )->QuadraticFit:
     "Algorithm 1 (penalty decomposition) for model (1) on precomputed $G$ and $R$; the result is $k$-sparse."
     m, d = R.shape
@@ -153,6 +154,8 @@ def penalty_decomposition(G, R, y, # G (d, d), features (m, d), labels ±1 (floa
             hist["objective"].append(Fz); hist["q"].append(Fz + 0.5 * rho * np.sum((z - u_new)**2))
             hist["z_minus_u_inf"].append(float(np.abs(z - u_new).max())); hist["rho"].append(rho)
             hist["outer"].append(j); hist["inner"].append(l)
+            if record_iterates:
+                for key, value in (("z", z.copy()), ("c", float(c)), ("u", u_new.copy())): hist.setdefault(key, []).append(value)
             done = z_prev is not None and max(np.abs(z - z_prev).max() / max(np.abs(z).max(), 1.0),   # criterion (2)
                                               abs(c - c_prev) / max(abs(c), 1.0),
                                               np.abs(u_new - u).max() / max(np.abs(u_new).max(), 1.0)) <= eps_inner
