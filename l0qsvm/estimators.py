@@ -14,6 +14,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
+from threadpoolctl import threadpool_limits
 from tqdm.auto import tqdm
 
 from .features import quadratic_features, term_names, term_scale, unpack_surface
@@ -47,18 +48,18 @@ def format_equation(coefficients:dict, # monomial name -> coefficient, in displa
     return f"{lhs} = {out}"
 
 # %% ../nbs/08_estimators.ipynb #52bcab4e
-ROUNDOFF_RTOL = 1e-10 # an entry of z is round-off when it moves the decision function by less than this (relative)
+ROUNDOFF_RTOL = 1e-10 # an entry of z (or c) is round-off when it moves the decision function by less than this (relative)
 
 def roundoff_zeros(z, # parameters z = [hvec(W); b], shape (d,)
                    c:float, # intercept
                    R, # training features r(x_i), shape (m, d)
                    rtol:float=ROUNDOFF_RTOL # relative threshold
-                  )->np.ndarray: # z with its round-off entries set to exactly 0
-    "Zero the entries of $z$ whose contribution $|z_t|\\max_i|r_{it}|$ is below `rtol` times $\\max(1, |c|, \\max_i|f(x_i)|)$."
+                  )->tuple: # (z, c) with their round-off entries set to exactly 0
+    "Zero the entries of $z$ (and $c$) that move the decision function by less than `rtol` times $\\max(1, |c|, \\max_i|f(x_i)|)$."
     z = np.asarray(z, dtype=float)
-    contribution = np.abs(z) * np.abs(R).max(axis=0, initial=0.0)
     scale = max(1.0, abs(c), float(np.abs(R @ z + c).max(initial=0.0)))
-    return np.where(contribution <= rtol * scale, 0.0, z)
+    contribution = np.abs(z) * np.abs(R).max(axis=0, initial=0.0)         # max_i |z_t r_it|
+    return np.where(contribution <= rtol * scale, 0.0, z), (0.0 if abs(c) <= rtol * scale else float(c))
 
 # %% ../nbs/08_estimators.ipynb #286d8df4
 class QuadraticSurfaceClassifier(ClassifierMixin, BaseEstimator):
@@ -112,12 +113,13 @@ class QuadraticSurfaceClassifier(ClassifierMixin, BaseEstimator):
         name = type(self).__name__
         check_feature_scales(X, estimator=name, feature_names=getattr(self, "feature_names_in_", None), stacklevel=4)
         deadline = fit_deadline(self.max_time)
-        fits = fit_ovr(partial(self._fit_binary, deadline=deadline), X, y_idx, len(self.classes_),
-                       progress=bool(self.verbose), desc=name)
+        with threadpool_limits(limits=1, user_api="blas"):   # small products: threads only contend (see above)
+            fits = fit_ovr(partial(self._fit_binary, deadline=deadline), X, y_idx, len(self.classes_),
+                           progress=bool(self.verbose), desc=name)
         n = self.n_features_in_
         R = quadratic_features(X)
-        self.c_ = np.array([float(f.c) for f in fits])
-        self.z_ = np.stack([roundoff_zeros(f.z, c, R) for f, c in zip(fits, self.c_)])
+        z, c = zip(*(roundoff_zeros(f.z, f.c, R) for f in fits))
+        self.z_, self.c_ = np.stack(z), np.array(c)
         W, b = zip(*(unpack_surface(z) for z in self.z_))
         self.W_, self.b_ = np.stack(W), np.stack(b)
         self.n_iter_ = np.array([int(f.n_iter) for f in fits])

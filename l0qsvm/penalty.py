@@ -178,7 +178,7 @@ def penalty_decomposition(G, R, y, # G (d, d), features (m, d), labels ±1 (floa
         if late(): break                                                       # the time budget is spent
         rho *= beta                                                            # step 11
     hist["upsilon"] = upsilon
-    out_of_time = not converged and late()
+    out_of_time = late() and not (converged and zstep.converged)
     # the returned point: u (k-sparse) with its best intercept, or the polished model on the support J of u
     z_out, c_out = u, best_intercept(R @ u, y, C, loss)
     mult = zstep.alpha if loss == "hinge" else 2 * C * (1.0 - y * (R @ u + c_out))
@@ -194,8 +194,8 @@ def penalty_decomposition(G, R, y, # G (d, d), features (m, d), labels ±1 (floa
     gap = float(np.abs(z - u).max())
     ok = converged and zstep.converged and (cert["passed"] or not polish) and not worse
     cause = []
-    if out_of_time: cause.append(f"the time budget ran out after {n_z} z-steps (outer iteration {j + 1}), "
-                                 f"with ‖z − u‖∞ = {gap:.3e} > eps_outer={eps_outer:g}")
+    if out_of_time: cause.append(f"the time budget ran out after {n_z} z-step{'s' * (n_z != 1)} (outer iteration {j + 1}), "
+                                 f"with ‖z − u‖∞ = {gap:.3e} {'<=' if converged else '>'} eps_outer={eps_outer:g}")
     elif not converged: cause.append(f"the outer loop reached max_outer={max_outer} with ‖z − u‖∞ = {gap:.3e} > "
                                      f"eps_outer={eps_outer:g}")
     cause += _zstep_failures(zstep, n_z)

@@ -190,7 +190,7 @@ def solve_hinge_subproblem(spec:SpectralGram, y, # labels ±1, (m,)
 
 # %% ../nbs/02_subproblems.ipynb #5950df73
 PRIMAL_ROUTE_RATIO = 100   # route="auto" solves P^h_rho in the primal when m >= PRIMAL_ROUTE_RATIO * (d + 1)
-PRIMAL_FEAS_ACCEPT = 1e-6  # a primal-route point whose gap has closed is accepted with residuals up to this
+PRIMAL_FEAS_ACCEPT = 1e-4  # a primal-route point whose gap has closed is accepted with residuals up to this
 
 @dataclass
 class HingeSolve:
