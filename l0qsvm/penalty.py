@@ -178,7 +178,6 @@ def penalty_decomposition(G, R, y, # G (d, d), features (m, d), labels ±1 (floa
         if late(): break                                                       # the time budget is spent
         rho *= beta                                                            # step 11
     hist["upsilon"] = upsilon
-    out_of_time = late() and not (converged and zstep.converged)
     # the returned point: u (k-sparse) with its best intercept, or the polished model on the support J of u
     z_out, c_out = u, best_intercept(R @ u, y, C, loss)
     mult = zstep.alpha if loss == "hinge" else 2 * C * (1.0 - y * (R @ u + c_out))
@@ -193,6 +192,7 @@ def penalty_decomposition(G, R, y, # G (d, d), features (m, d), labels ±1 (floa
     cert = lu_zhang_certificate(G, R, y, C, z_out, c_out, J, mult, loss)
     gap = float(np.abs(z - u).max())
     ok = converged and zstep.converged and (cert["passed"] or not polish) and not worse
+    out_of_time = not ok and late()
     cause = []
     if out_of_time: cause.append(f"the time budget ran out after {n_z} z-step{'s' * (n_z != 1)} (outer iteration {j + 1}), "
                                  f"with ‖z − u‖∞ = {gap:.3e} {'<=' if converged else '>'} eps_outer={eps_outer:g}")
