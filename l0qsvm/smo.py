@@ -221,7 +221,8 @@ def check_labels(y, # labels, array-like
     y = np.asarray(y, dtype=np.float64)
     if m is None: y = y.ravel()
     elif y.shape != (m,): raise ValueError(f"y must have shape ({m},), got {y.shape}")
-    if y.size == 0 or not np.all(np.abs(y) == 1): raise ValueError("y must contain only the labels -1 and +1")
+    if y.size == 0: raise ValueError("y is empty: at least one sample is needed")
+    if not np.all(np.abs(y) == 1): raise ValueError("y must contain only the labels -1 and +1")
     return np.ascontiguousarray(y)
 
 def _new_cache(kind, data, xsq, s, kpar, n_slots, m, dtype):
