@@ -7,13 +7,13 @@ __all__ = ['CERT_TOL', 'RHO0_REL', 'top_k', 'HingeZStep', 'SquaredZStep', 'restr
            'penalty_decomposition', 'fit_l0qsvm']
 
 # %% ../nbs/06_penalty.ipynb #1ffa70c6
-import numpy as np
+import time
 
+import numpy as np
 from .features import quadratic_features, gram_matrix
 from .smo import check_labels
 from .subproblems import (QuadraticFit, primal_objective, spectral_gram, hinge_dual_matrix,
-                                solve_hinge_subproblem, solve_hinge_primal, choose_route, squared_system,
-                                solve_squared_subproblem, best_intercept)
+                                solve_hinge, choose_route, squared_system, solve_squared_subproblem, best_intercept)
 
 # %% ../nbs/06_penalty.ipynb #a091a778
 def top_k(z, # (d,) vector
@@ -32,28 +32,33 @@ class HingeZStep:
     def __init__(self, G, R, y, # G (d, d), features (m, d), labels ±1
                  C, # loss weight
                  tol:float=1e-4, # SMO tolerance
-                 max_iter=None, # SMO step cap per z-step
+                 max_iter=None, # SMO step cap per z-step (None: smo_step_budget, then the primal route)
                  q_form:str="auto", # how Q is handed to SMO (see hinge_dual_matrix)
-                 route:str="auto"): # "dual", "primal" or "auto" (see choose_route)
+                 route:str="auto", # "dual", "primal" or "auto" (see choose_route)
+                 deadline=None): # time.perf_counter() value at which every z-step solver stops
         self.spec, self.y, self.C = spectral_gram(G, R), y, C
         self.tol, self.max_iter, self.q_form, self.route = tol, max_iter, q_form, choose_route(*R.shape, route)
-        self._rho, self._Q, self.alpha, self.n_smo, self.converged = None, None, None, 0, True
+        self.deadline = deadline
+        self._rho, self._Q, self.alpha, self.warm, self.n_smo, self.converged = None, None, None, None, 0, True
+        self.failures = {}   # (route, status) -> [count, worst violation] of the z-step solves that did not converge
     def __call__(self, rho:float, u): # penalty weight and sparse point
         "$(z, c)$ minimising $q_\\rho(z, c, u)$."
-        if self.route == "primal":
-            z, c, _, res = solve_hinge_primal(self.spec, self.y, self.C, rho, u, max_iter=self.max_iter)
-            self.alpha, self.n_smo, self.converged = res.alpha, self.n_smo + res.n_iter, self.converged and res.converged
-            return z, c
-        if rho != self._rho: self._rho, self._Q = rho, hinge_dual_matrix(self.spec, self.y, rho, self.q_form)
-        z, c, _, res = solve_hinge_subproblem(self.spec, self.y, self.C, rho, u, Q=self._Q, alpha0=self.alpha,
-                                              tol=self.tol, max_iter=self.max_iter)
-        self.alpha, self.n_smo = res.alpha, self.n_smo + int(res.n_iter)
+        if self.route == "dual" and rho != self._rho:
+            self._rho, self._Q = rho, hinge_dual_matrix(self.spec, self.y, rho, self.q_form)
+        z, c, _, res, taken = solve_hinge(self.spec, self.y, self.C, rho, u, route=self.route, Q=self._Q,
+                                          alpha0=self.warm, tol=self.tol, max_iter=self.max_iter, deadline=self.deadline)
+        if taken == "dual>primal": self.route = "primal"   # SMO crawls on these data: the primal route from now on
+        self.alpha, self.warm = res.alpha, (res.alpha if taken == "dual" else None)
+        self.n_smo += int(res.n_iter)
+        if not res.converged:
+            f = self.failures.setdefault((taken, res.status), [0, 0.0]); f[0] += 1; f[1] = max(f[1], float(res.gap))
         self.converged &= bool(res.converged)
         return z, c
 
 class SquaredZStep:
     "Step 6 for the squared loss: the closed form (7) with $c$ eliminated, one eigendecomposition per fit."
-    alpha = None
+    alpha = warm = None
+    failures = {}
     def __init__(self, G, R, y, C): self.sq, self.converged = squared_system(G, R, y, C), True
     def __call__(self, rho:float, u): return solve_squared_subproblem(self.sq, rho, u)
 
@@ -63,18 +68,17 @@ def restricted_fit(G, R, y, # G (d, d), features (m, d), labels ±1
                    J, # the support: indices allowed to be nonzero
                    loss:str="hinge", # "hinge" or "squared"
                    *, alpha0=None, # SMO warm start (hinge)
-                   tol:float=1e-6, max_iter=None, # SMO stopping rule (hinge)
-                   route:str="auto" # hinge solver route (see choose_route)
+                   tol:float=1e-6, max_iter=None, # SMO stopping rule (hinge; None: step budget, then the primal route)
+                   route:str="auto", # hinge solver route (see choose_route)
+                   deadline=None # time.perf_counter() value at which the solver stops
                   )->tuple: # (z, c, multipliers): alpha (hinge) or mu = 2C xi (squared)
     "Solve the convex model on the support $\\mathcal J$ ($z_{\\mathcal J^c} = 0$) and return its multipliers."
     J = np.asarray(J); z = np.zeros(G.shape[0])
     GJ, RJ = G[np.ix_(J, J)], R[:, J]
     if loss == "hinge":
-        spec = spectral_gram(GJ, RJ)
-        if choose_route(*RJ.shape, route) == "primal":
-            z[J], c, _, res = solve_hinge_primal(spec, y, C, tol=min(tol, 1e-8), max_iter=max_iter)
-        else:
-            z[J], c, _, res = solve_hinge_subproblem(spec, y, C, alpha0=alpha0, tol=tol, max_iter=max_iter)
+        spec = spectral_gram(GJ, RJ, scale=True)                 # rho = 0: the exact Jacobi scaling applies
+        z[J], c, _, res, _ = solve_hinge(spec, y, C, route=choose_route(*RJ.shape, route), alpha0=alpha0, tol=tol,
+                                         max_iter=max_iter, primal_tol=min(tol, 1e-8), deadline=deadline)
         return z, c, res.alpha
     z[J], c = solve_squared_subproblem(squared_system(GJ, RJ, y, C))
     return z, c, 2 * C * (1.0 - y * (R @ z + c))
@@ -109,6 +113,15 @@ def lu_zhang_certificate(G, R, y, # G (d, d), features (m, d), labels ±1
 # %% ../nbs/06_penalty.ipynb #14182dfa
 RHO0_REL = 1e-2   # default rho0 = RHO0_REL * trace(G) / d
 
+def _zstep_failures(zstep, n_z:int)->list: # one phrase per kind of z-step failure
+    "The z-step solves that did not converge, grouped by solver and cause (for the `ConvergenceWarning`)."
+    name = {"dual": "SMO", "primal": "the primal interior point", "dual>primal": "the primal interior point (after SMO "
+            "spent its step budget)"}
+    why = {"deadline": "stopped at the time budget", "max_iter": "stopped at its iteration cap",
+           "failed": "broke down numerically"}
+    return [f"{count} of {n_z} z-steps: {name[route]} {why.get(status, status)} (worst violation {worst:.3e})"
+            for (route, status), (count, worst) in zstep.failures.items()]
+
 def penalty_decomposition(G, R, y, # G (d, d), features (m, d), labels ±1 (float)
                           k:int, # sparsity level: ||z||_0 <= k
                           C=1.0, # loss weight
@@ -123,7 +136,9 @@ def penalty_decomposition(G, R, y, # G (d, d), features (m, d), labels ±1 (floa
                           upsilon=None, # restart threshold of step 12 (None: the paper's choice)
                           q_form:str="auto", # how the hinge dual matrix is handed to SMO
                           route:str="auto", # hinge z-step solver: "dual" (SMO), "primal" or "auto" (choose_route)
-                          callback=None # called after each outer iteration as callback(j, rho, ||z - u||_inf, objective)
+                          callback=None, # called after each outer iteration as callback(j, rho, ||z - u||_inf, objective)
+                          record_iterates:bool=False, # also keep z, c and u of every z-step in the history (for figures)
+                          deadline=None # time.perf_counter() value at which the fit stops (None: no time limit)
                          )->QuadraticFit:
     "Algorithm 1 (penalty decomposition) for model (1) on precomputed $G$ and $R$; the result is $k$-sparse."
     m, d = R.shape
@@ -131,7 +146,7 @@ def penalty_decomposition(G, R, y, # G (d, d), features (m, d), labels ±1 (floa
     if loss not in ("hinge", "squared"): raise ValueError(f"loss must be 'hinge' or 'squared', got {loss!r}")
     if not beta > 1: raise ValueError(f"beta must be > 1, got {beta!r}")
     k = int(min(k, d))
-    zstep = HingeZStep(G, R, y, C, tol, None, q_form, route) if loss == "hinge" else SquaredZStep(G, R, y, C)
+    zstep = HingeZStep(G, R, y, C, tol, None, q_form, route, deadline) if loss == "hinge" else SquaredZStep(G, R, y, C)
     rho = float(RHO0_REL * max(np.trace(G) / d, 1e-12) if rho0 is None else rho0)
     if not rho > 0: raise ValueError(f"rho0 must be > 0, got {rho0!r}")
     F = lambda z, c: primal_objective(G, R, y, C, z, c, loss=loss)
@@ -139,6 +154,7 @@ def penalty_decomposition(G, R, y, # G (d, d), features (m, d), labels ±1 (floa
     hist = dict(objective=[], q=[], z_minus_u_inf=[], rho=[], outer=[], inner=[], restarts=0)
     u, J = z_feas.copy(), np.arange(k)
     z_prev = c_prev = None; converged = False; n_z = 0
+    late = lambda: deadline is not None and time.perf_counter() >= deadline
     for j in range(max_outer):
         for l in range(max_inner):
             z, c = zstep(rho, u); n_z += 1                                   # step 6
@@ -153,13 +169,16 @@ def penalty_decomposition(G, R, y, # G (d, d), features (m, d), labels ±1 (floa
             hist["objective"].append(Fz); hist["q"].append(Fz + 0.5 * rho * np.sum((z - u_new)**2))
             hist["z_minus_u_inf"].append(float(np.abs(z - u_new).max())); hist["rho"].append(rho)
             hist["outer"].append(j); hist["inner"].append(l)
+            if record_iterates:
+                for key, value in (("z", z.copy()), ("c", float(c)), ("u", u_new.copy())): hist.setdefault(key, []).append(value)
             done = z_prev is not None and max(np.abs(z - z_prev).max() / max(np.abs(z).max(), 1.0),   # criterion (2)
                                               abs(c - c_prev) / max(abs(c), 1.0),
                                               np.abs(u_new - u).max() / max(np.abs(u_new).max(), 1.0)) <= eps_inner
             z_prev, c_prev, u = z, c, u_new
-            if done: break
+            if done or late(): break
         if callback is not None: callback(j, rho, float(np.abs(z - u).max()), float(Fz))
         if np.abs(z - u).max() <= eps_outer: converged = True; break          # criterion (3)
+        if late(): break                                                       # the time budget is spent
         rho *= beta                                                            # step 11
     hist["upsilon"] = upsilon
     # the returned point: u (k-sparse) with its best intercept, or the polished model on the support J of u
@@ -167,11 +186,30 @@ def penalty_decomposition(G, R, y, # G (d, d), features (m, d), labels ±1 (floa
     mult = zstep.alpha if loss == "hinge" else 2 * C * (1.0 - y * (R @ u + c_out))
     F_u = F(z_out, c_out); hist["objective_unpolished"] = F_u
     if polish:
-        zp, cp, mp = restricted_fit(G, R, y, C, J, loss, alpha0=zstep.alpha, tol=min(tol, 1e-6), route=route)
+        zp, cp, mp = restricted_fit(G, R, y, C, J, loss, alpha0=zstep.warm, tol=min(tol, 1e-6), route=route,
+                                    deadline=deadline)
         if F(zp, cp) <= F_u + 1e-12 * abs(F_u): z_out, c_out, mult = zp, cp, mp
+    F_out = F(z_out, c_out)                                      # a failed run may end worse than a constant classifier
+    worse = F(z_feas, c_feas) < F_out - 1e-6 * abs(F_out)
+    if worse: z_out, c_out = z_feas, c_feas
     cert = lu_zhang_certificate(G, R, y, C, z_out, c_out, J, mult, loss)
-    return QuadraticFit(z_out, float(c_out), F(z_out, c_out), n_z, converged and zstep.converged,
-                        float(np.abs(z - u).max()), history=hist, certificate=cert, support=J, alpha=mult)
+    gap = float(np.abs(z - u).max())
+    ok = converged and zstep.converged and (cert["passed"] or not polish) and not worse
+    out_of_time = not ok and late()
+    cause = []
+    if out_of_time: cause.append(f"the time budget ran out after {n_z} z-step{'s' * (n_z != 1)} (outer iteration {j + 1}), "
+                                 f"with ‖z − u‖∞ = {gap:.3e} {'<=' if converged else '>'} eps_outer={eps_outer:g}")
+    elif not converged: cause.append(f"the outer loop reached max_outer={max_outer} with ‖z − u‖∞ = {gap:.3e} > "
+                                     f"eps_outer={eps_outer:g}")
+    cause += _zstep_failures(zstep, n_z)
+    worst = max(cert["residuals"], key=cert["residuals"].get)
+    cause.append(f"Lu-Zhang certificate {'passed' if cert['passed'] else 'failed'} (worst residual: {worst} "
+                 f"{cert['residuals'][worst]:.2e}, tol {cert['tol']:g})")
+    if worse: cause.append("the point found was worse than the best constant classifier, which is returned instead")
+    status = "converged" if ok else "deadline" if out_of_time else "max_outer" if not converged else \
+             "z_step" if not zstep.converged else "certificate"
+    return QuadraticFit(z_out, float(c_out), F(z_out, c_out), n_z, ok, gap, history=hist, certificate=cert, support=J,
+                        alpha=mult, status=status, cause="" if ok else "; ".join(cause))
 
 def fit_l0qsvm(X, # data (m, n), float64
                y, # labels ±1
@@ -181,11 +219,12 @@ def fit_l0qsvm(X, # data (m, n), float64
                rho0=None, beta:float=5.0, eps_inner:float=1e-4, eps_outer:float=1e-3,
                max_inner:int=100, max_outer:int=50, polish:bool=True, tol:float=1e-4,
                route:str="auto", # hinge z-step solver: "dual" (SMO), "primal" or "auto" (choose_route)
-               callback=None # called after each outer iteration as callback(j, rho, ||z - u||_inf, objective)
+               callback=None, # called after each outer iteration as callback(j, rho, ||z - u||_inf, objective)
+               deadline=None # time.perf_counter() value at which the fit stops (None: no time limit)
               )->QuadraticFit:
     "$\\ell_0$-QSVM / LS-$\\ell_0$-QSVM by Algorithm 1: $\\lVert[\\mathrm{hvec}(W); b]\\rVert_0 \\le k$, $c$ free."
     y = check_labels(y)
     R, G = quadratic_features(X), gram_matrix(X)
     return penalty_decomposition(G, R, y, k, C, loss=loss, rho0=rho0, beta=beta, eps_inner=eps_inner,
                                  eps_outer=eps_outer, max_inner=max_inner, max_outer=max_outer, polish=polish, tol=tol,
-                                 route=route, callback=callback)
+                                 route=route, callback=callback, deadline=deadline)

@@ -19,10 +19,16 @@ def test_readme_opens_with_install_and_test_commands():
     assert test.startswith('pip install -e ".[dev]"') and test.endswith("pytest")
 
 
-def test_ci_runs_the_readme_test_command():
-    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    command = readme_commands()[1]
-    assert any(line.startswith(command) for line in ci.splitlines()), f"{command!r} not run by .ci/run"
+def test_ci_runs_both_readme_commands_in_order():
+    "CI runs the README's two commands, main job first, as a newcomer would (one environment, in that order)."
+    lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()]
+    at = []
+    for command in readme_commands():
+        found = [i for i, line in enumerate(lines) if line.startswith(command)]
+        assert found, f"{command!r} not run by .ci/run"
+        at.append(found[0])
+    assert at == sorted(at), "the README's commands must run in the order written"
+    assert sum(line.startswith("python3 -m venv") for line in lines) == 1, "both commands run in one new environment"
 
 
 def test_readme_is_generated_from_index():

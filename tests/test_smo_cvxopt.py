@@ -113,7 +113,7 @@ def klr_problem(k):
 def test_klr_vs_slsqp(k):
     X, y, C, lam, gam = klr_problem(k)
     op = KernelQ(X, y, gamma=gam); Q = op.to_dense()
-    res = klr_dual_solve(op, y, C, lam, gamma=1e-4 * C, tol=1e-9)
+    res = klr_dual_solve(op, y, C, lam, box_gap=1e-4 * C, tol=1e-9)
     a_ref, f_ref = slsqp_klr(Q, y, C, lam, 1e-4 * C)
     assert res.converged
     assert res.obj <= f_ref + 1e-9 * abs(f_ref)                 # SMO is never worse than SLSQP

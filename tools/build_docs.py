@@ -1,33 +1,84 @@
-"""Build the documentation pages without Quarto, and (optionally) refresh the notebooks' saved outputs.
+"""Build the documentation site without Quarto: one command, a browsable folder that works offline.
 
-Quarto cannot be installed on every machine (see the README). The Quarto site (`nbdev_docs`) renders the
-notebooks' *saved* outputs, so the notebooks are committed executed. This script:
+    python tools/build_docs.py              # the whole site into _site/ (serve it: python -m http.server -d _site)
+    python tools/build_docs.py --execute    # first re-run the notebooks in a real kernel (fresh outputs + widgets)
 
-  --execute   runs every notebook in nbs/ in a real Jupyter kernel (saving outputs and widget state) and cleans it
-              with nbdev_clean; cells flagged `#| slow` or `#| eval: false` are tagged `skip-execution` and not run;
-  (always)    processes the notebooks with nbdev's own doc processors (show_doc, #| directives: what nbdev_docs
-              hands to Quarto) into _proc/, then writes one HTML page per notebook to _html/ with nbconvert.
+Quarto cannot be installed everywhere (see the README), so this script renders the same pages Quarto would, from the
+same configuration, with nbdev's own notebook processing and nbconvert:
 
-Usage, from the repository root:  python tools/build_docs.py [--execute] [--only NAME ...]
+1. writes the API reference pages nbs/api/*.ipynb (tools/make_api_pages.py: one page per module);
+2. with --execute, runs notebooks in a Jupyter kernel (nbclient saves their widget state) and cleans them with
+   nbdev_clean; cells flagged `#| slow`/`notest` or `#| eval: false` are tagged `skip-execution` and not run;
+3. processes every notebook with nbdev's docs processors into _proc/ (show_doc entries, `#|` directives, doc
+   links: exactly what `nbdev_docs` hands to Quarto). settings.ini's `procs` adds `l0qsvm.widgets.KeepJslinkState`,
+   the fix for nbdev 2.4's crash on saved `jslink` widget state (so `nbdev_docs` itself works too);
+4. reads the navigation from the Quarto configuration (nbs/_quarto.yml and its metadata-files, i.e. sidebar.yml),
+   expands its `auto` globs as Quarto does (by `order`, then file name), and writes one page per notebook, at the
+   path Quarto would use (its `output-file`), with nbconvert's lab template plus a sidebar, the page title and
+   previous/next links; Quarto's cell options (echo, output, include, code-fold) are honoured;
+5. copies the scripts the pages load into _site/_static/, so no page loads anything from another host: require.js,
+   the ipywidgets HTML manager and MathJax 2, from the npm packages pinned in NPM_ASSETS below (exact version and
+   sha512 of the tarball). They are fetched once with `npm pack` into a cache folder (L0QSVM_DOCS_CACHE, default
+   ~/.cache/l0qsvm-docs) and verified; later builds run offline. They are not vendored in git: MathJax alone is a
+   60 MB package, and pinned hashes give the same reproducibility.
+
+Options: --only NAME... restricts --execute to notebooks whose path contains NAME (the site is always whole);
+--no-site stops after --execute; --out DIR (default _site); --force re-processes every notebook (otherwise
+nbdev's cache _proc/ keeps the notebooks that did not change, unless the package's code did).
 """
 import argparse
+import base64
+import copy
+import fnmatch
+import hashlib
+import html
+import json
 import os
+import re
+import shutil
 import subprocess
 import sys
-from pathlib import Path
+import tarfile
+import time
+import warnings
+from pathlib import Path, PurePosixPath
 
 import nbformat
-from nbclient import NotebookClient
+import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 NBS = ROOT / "nbs"
+TOOLS = Path(__file__).resolve().parent
 SKIP_WORDS = {"slow", "notest"}
 os.environ.setdefault("L0QSVM_DATA_DIR", str(ROOT.parent / "shared" / "datasets"))
 
+# npm packages whose files the pages load: (package, exact version, sha512 of the tarball, files to copy).
+# Each file pattern is relative to the package folder; files land in _static/<folder>/ with the same relative path.
+NPM_ASSETS = [
+    ("requirejs", "2.3.8",
+     "sha512-7/cTSLOdYkNBNJcDMWf+luFvMriVm7eYxp4BcFCsAX0wF421Vyce5SXP17c+Jd5otXKGNehIonFlyQXSowL6Mw==",
+     "requirejs", ["require.js"]),
+    ("@jupyter-widgets/html-manager", "1.0.15",          # 1.0.x is the manager of ipywidgets 8 (widget state 2.0)
+     "sha512-5thBIV6ymNgmPVOHvzx+gGy8ZSKmSazhtGw4/c4xJDVzRhG9PTeQsRjF3FUTopvFi//SABeNz1yp47bCrJ3CQA==",
+     "html-manager", ["dist/embed-amd.js", "dist/*.woff", "dist/*.woff2", "dist/*.ttf", "dist/*.eot", "dist/*.svg"]),
+    ("mathjax", "2.7.9",                                # nbconvert's templates configure MathJax 2
+     "sha512-NOGEDTIM9+MrsqnjPEjVGNx4q0GQxqm61yQwSK+/5S59i26wId5IC5gNu9/bu8+CCVl5p9G2IHcAl/wJa+5+BQ==",
+     "mathjax", ["MathJax.js", "config/TeX-AMS_CHTML-full.js", "config/Safe.js", "extensions/*", "extensions/*/*",
+                 "jax/input/TeX/*", "jax/element/mml/*", "jax/element/mml/*/*", "jax/output/CommonHTML/*",
+                 "jax/output/CommonHTML/*/*", "jax/output/CommonHTML/*/*/*", "fonts/HTML-CSS/TeX/woff/*",
+                 "fonts/HTML-CSS/TeX/woff/*/*", "localization/en/*"]),
+]
+MATHJAX_CONFIG = "TeX-AMS_CHTML-full,Safe"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# 1-2. API pages and execution
 
 def notebooks(only=()):
-    nbs = sorted(p for p in NBS.glob("*.ipynb") if not p.name.startswith(("_", ".")))
-    return [p for p in nbs if not only or any(o in p.stem for o in only)]
+    "Every notebook of the site (nbs/ recursively, skipping _ and . folders), optionally filtered by substrings."
+    nbs = sorted(p for p in NBS.rglob("*.ipynb")
+                 if not any(part.startswith(("_", ".")) for part in p.relative_to(NBS).parts))
+    return [p for p in nbs if not only or any(o in str(p.relative_to(NBS)) for o in only)]
 
 
 def _directives(cell):
@@ -35,7 +86,7 @@ def _directives(cell):
 
 
 def tag_skipped_cells(nb):
-    "Tag cells that nbdev_test skips (slow, eval: false) so that nbclient skips them too."
+    "Tag cells that nbdev_test skips (slow, notest, eval: false) and the export cell so that nbclient skips them."
     for cell in nb.cells:
         if cell.cell_type != "code": continue
         ds = _directives(cell)
@@ -48,36 +99,340 @@ def tag_skipped_cells(nb):
 
 
 def execute(path):
+    "Run a notebook in place in a real kernel (saving outputs and widget state), then nbdev_clean it."
+    from nbclient import NotebookClient
     nb = nbformat.read(path, as_version=4)
     tag_skipped_cells(nb)
-    NotebookClient(nb, timeout=1800, kernel_name="python3", resources={"metadata": {"path": str(NBS)}}).execute()
+    NotebookClient(nb, timeout=1800, kernel_name="python3", store_widget_state=True,
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    for cell in nb.cells:                                   # the tags were only for this run
+        tags = [t for t in cell.metadata.get("tags", []) if t != "skip-execution"]
+        if tags: cell.metadata["tags"] = tags
+        else: cell.metadata.pop("tags", None)
     nbformat.write(nb, path)
     subprocess.run(["nbdev_clean", "--fname", str(path)], check=True, cwd=ROOT)
 
 
-def build_html(only=()):
+def process(force=False):
+    "nbdev's docs processing of every notebook into _proc/ (in this process, so settings.ini `procs` is honoured)."
     from nbdev.serve import proc_nbs
+    cache = ROOT / "_proc"
+    # nbdev re-processes a notebook only when it is newer than its processed copy; show_doc output also depends on
+    # the package's code, so any change there re-processes everything
+    code = max(p.stat().st_mtime for p in (ROOT / "l0qsvm").glob("*.py"))
+    force = force or not cache.exists() or cache.stat().st_mtime < code
+    with warnings.catch_warnings():     # nbdev prints every cell that mixes imports and code: noise in a build log
+        warnings.filterwarnings("ignore", message="Found cells containing imports and other code")
+        return Path(proc_nbs(force=force, n_workers=0))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# 3. The navigation, from the Quarto configuration
+
+def site_config():
+    "nbs/_quarto.yml merged with its metadata-files (nbdev.yml, sidebar.yml), as Quarto merges them."
+    def merge(a, b):
+        for k, v in b.items():
+            a[k] = merge(a.get(k, {}), v) if isinstance(v, dict) and isinstance(a.get(k), dict) else v
+        return a
+    cfg = yaml.safe_load((NBS / "_quarto.yml").read_text(encoding="utf-8"))
+    for name in cfg.get("metadata-files", []):
+        cfg = merge(cfg, yaml.safe_load((NBS / name).read_text(encoding="utf-8")) or {})
+    return cfg
+
+
+def _glob_regex(glob):
+    "Quarto's glob semantics: `*` and `?` stay within a folder, `**` crosses folders, `[...]` is a class."
+    out, i = "", 0
+    while i < len(glob):
+        c = glob[i]
+        if glob.startswith("**/", i): out += "(?:.*/)?"; i += 3; continue
+        if glob.startswith("**", i): out += ".*"; i += 2; continue
+        if c == "*": out += "[^/]*"
+        elif c == "?": out += "[^/]"
+        elif c == "[":
+            j = glob.index("]", i); out += glob[i:j + 1]; i = j + 1; continue
+        else: out += re.escape(c)
+        i += 1
+    return re.compile(out + r"\Z")
+
+
+def project_inputs():
+    "Quarto's input files: notebooks, .qmd and .md under nbs/, skipping names that start with _ or ."
+    return sorted(str(p.relative_to(NBS).as_posix()) for p in NBS.rglob("*")
+                  if p.suffix in (".ipynb", ".qmd") and
+                  not any(part.startswith(("_", ".")) for part in p.relative_to(NBS).parts))
+
+
+def expand_auto(globs, meta):
+    "The pages an `auto:` entry lists: matching inputs (not index pages), by front-matter `order`, then file name."
+    globs = [globs] if isinstance(globs, str) else list(globs)
+    hits = {p for g in globs for p in project_inputs() if _glob_regex(g).match(p)}
+    hits = [p for p in hits if not re.match(r"index\.\w+$", PurePosixPath(p).name)]
+    def key(p):
+        order = meta.get(p, {}).get("order")
+        name = [(0 if not ch.isalnum() else 1 if ch.isdigit() else 2, ch) for ch in PurePosixPath(p).stem.upper()]
+        return (0 if order is not None else 1, order if order is not None else 0, name)   # ICU: _ sorts before 0-9, A-Z
+    return sorted(hits, key=key)
+
+
+def sidebar_tree(cfg, meta):
+    "The sidebar as a list of ('page', path, text or None) and ('section', title, [items])."
+    def walk(items):
+        out = []
+        for item in items or []:
+            if isinstance(item, str): out.append(("page", item, None))
+            elif "auto" in item: out.extend(("page", p, None) for p in expand_auto(item["auto"], meta))
+            elif "section" in item: out.append(("section", item["section"], walk(item.get("contents"))))
+            elif "href" in item: out.append(("page", item["href"], item.get("text")))
+        return out
+    return walk(cfg.get("website", {}).get("sidebar", {}).get("contents", []))
+
+
+def flatten(tree):
+    "Pages in reading order."
+    for kind, a, b in tree:
+        if kind == "page": yield a
+        else: yield from flatten(b)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# 4. Pages
+
+def front_matter(nb):
+    "The YAML front matter nbdev put in the processed notebook's first raw cell (title, description, output-file)."
+    if nb.cells and nb.cells[0].cell_type == "raw" and nb.cells[0].source.lstrip().startswith("---"):
+        return yaml.safe_load(nb.cells[0].source.strip().strip("-")) or {}
+    return {}
+
+
+def output_path(src, fm):
+    "Where Quarto writes the page of notebook `src` (relative to the site root)."
+    name = fm.get("output-file") or (PurePosixPath(src).stem + ".html")
+    return str(PurePosixPath(src).parent / name)
+
+
+_QUARTO_OPT = re.compile(r"^#\|\s*([\w-]+)\s*:\s*(.*?)\s*$")
+_ATTR_LINK = re.compile(r"\[([^\]]*)\]\(([^)\s]+)\)\{([^}]*)\}")
+
+
+def _attr_links(md):
+    "Pandoc/Quarto `[text](url){target=... style=...}` links (show_doc's [source] links) as HTML."
+    def sub(m):
+        attrs = dict(re.findall(r'([\w-]+)="([^"]*)"', m.group(3)))
+        extra = "".join(f' {k}="{html.escape(v)}"' for k, v in attrs.items() if k in ("target", "style"))
+        return f'<a href="{html.escape(m.group(2))}" class="source-link"{extra}>{m.group(1)}</a>'
+    return _ATTR_LINK.sub(sub, md)
+
+
+def quarto_cells(nb):
+    "Apply the Quarto cell options nbdev leaves in processed notebooks (echo, output, include, code-fold)."
+    cells = []
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            cell.source = _attr_links(cell.source)
+        if cell.cell_type != "code":
+            cells.append(cell); continue
+        lines, opts = cell.source.splitlines(), {}
+        while lines and _QUARTO_OPT.match(lines[0]):
+            k, v = _QUARTO_OPT.match(lines.pop(0)).groups(); opts[k] = v.strip('"\'')
+        cell.source = "\n".join(lines).strip("\n")
+        if opts.get("include") == "false": continue
+        tags = set(cell.metadata.get("tags", []))
+        if opts.get("echo") == "false" or not cell.source: tags.add("remove_input")
+        if opts.get("output") == "false": tags.add("remove_output")
+        if opts.get("code-fold") in ("true", "show"):
+            cell.metadata["code_fold"] = opts["code-fold"]; cell.metadata["code_summary"] = opts.get("code-summary", "Code")
+        cell.metadata["tags"] = sorted(tags)
+        for out in cell.get("outputs", []):
+            md = out.get("data", {}).get("text/markdown")
+            if md is not None: out["data"]["text/markdown"] = _attr_links(md if isinstance(md, str) else "".join(md))
+        if not cell.source and not cell.get("outputs"): continue
+        cells.append(cell)
+    nb.cells = cells
+    return nb
+
+
+def _root(page):
+    "Relative URL of the site root from the page at site path `page` ('' or '../', ...)."
+    return "../" * page.count("/")
+
+
+def _rel(target, page):
+    "URL of site path `target` from the page at site path `page`."
+    return _root(page) + target
+
+
+def nav_html(tree, here, titles, hrefs):
+    def items(tree):
+        out = []
+        for kind, a, b in tree:
+            if kind == "page":
+                if a not in hrefs: continue
+                cls = ' class="active" aria-current="page"' if hrefs[a] == here else ""
+                out.append(f'<li><a href="{_rel(hrefs[a], here)}"{cls}>{html.escape(b or titles[a])}</a></li>')
+            else:
+                inner = items(b)
+                if inner:
+                    out.append(f'<li class="nav-section"><span class="nav-section-title">{html.escape(a)}</span>'
+                               f'<ul>{"".join(inner)}</ul></li>')
+        return out
+    return "<ul>" + "".join(items(tree)) + "</ul>"
+
+
+def header_html(fm):
+    from nbconvert.filters import markdown2html
+    title = html.escape(str(fm.get("title", "")))
+    desc = fm.get("description")
+    return f'<h1 class="title">{title}</h1>' + (f'<div class="description">{markdown2html(str(desc))}</div>'
+                                                 if desc else "")
+
+
+def pager_html(order, i, titles, hrefs):
+    here, parts = hrefs[order[i]], []
+    if i > 0:
+        p = order[i - 1]
+        parts.append(f'<a class="prev" rel="prev" href="{_rel(hrefs[p], here)}">← {html.escape(titles[p])}</a>')
+    if i + 1 < len(order):
+        n = order[i + 1]
+        parts.append(f'<a class="next" rel="next" href="{_rel(hrefs[n], here)}">{html.escape(titles[n])} →</a>')
+    return "".join(parts)
+
+
+def rewrite_links(body, here, hrefs, doc_url):
+    "Absolute links to the published site (nbdev's doc links) and links to notebooks -> relative links to pages."
+    if doc_url:
+        body = body.replace(doc_url.rstrip("/") + "/", _root(here))
+    def sub(m):
+        target, anchor = m.group(2), m.group(3) or ""
+        src = os.path.normpath(str(PurePosixPath(here).parent / target)).replace(os.sep, "/")
+        src = src[2:] if src.startswith("./") else src
+        for cand in (src, target):
+            if cand in hrefs: return f'{m.group(1)}"{_rel(hrefs[cand], here)}{anchor}"'
+        return m.group(0)
+    return re.sub(r'(href=)"([^"#:]+\.ipynb)(#[^"]*)?"', sub, body)
+
+
+def exporter():
+    from traitlets.config import Config
     from nbconvert import HTMLExporter
-    cache = Path(proc_nbs(force=True, n_workers=0))
-    out = ROOT / "_html"; out.mkdir(exist_ok=True)
-    exporter = HTMLExporter()
-    for src in notebooks(only):
-        proc = cache / src.name
-        body, _ = exporter.from_notebook_node(nbformat.read(proc, as_version=4))
-        (out / f"{src.stem}.html").write_text(body, encoding="utf-8")
-        print(f"{src.name} -> _html/{src.stem}.html")
+    c = Config()
+    c.TagRemovePreprocessor.enabled = True
+    c.TagRemovePreprocessor.remove_input_tags = {"remove_input"}
+    c.TagRemovePreprocessor.remove_all_outputs_tags = {"remove_output"}
+    c.HTMLExporter.exclude_input_prompt = True
+    c.HTMLExporter.exclude_output_prompt = True
+    return HTMLExporter(config=c, template_name="site", extra_template_basedirs=[str(TOOLS / "docs_template")])
 
 
-def main():
+def build_site(cache, out):
+    cfg = site_config()
+    procd = {src: nbformat.read(cache / src, as_version=4) for src in project_inputs() if (cache / src).exists()}
+    meta = {src: front_matter(nb) for src, nb in procd.items()}
+    tree = sidebar_tree(cfg, meta)
+    order = [p for p in dict.fromkeys(flatten(tree)) if p in procd]
+    missing = sorted(set(procd) - set(order))
+    if missing: print("warning: not in the sidebar (nbs/sidebar.yml), so not on the site: " + ", ".join(missing))
+    hrefs = {src: output_path(src, meta[src]) for src in order}
+    titles = {src: str(meta[src].get("title") or PurePosixPath(src).stem) for src in order}
+    doc_url = cfg.get("website", {}).get("site-url", "")
+    site_title = cfg.get("website", {}).get("title", "")
+    if out.exists(): shutil.rmtree(out)
+    out.mkdir(parents=True)
+    exp = exporter()
+    for i, src in enumerate(order):
+        here = hrefs[src]
+        root = _root(here)
+        nb = copy.deepcopy(procd[src])
+        if front_matter(nb): nb.cells = nb.cells[1:]
+        nb.metadata["title"] = f"{titles[src]} – {site_title}" if site_title and titles[src] != site_title else titles[src]
+        quarto_cells(nb)
+        exp.require_js_url = f"{root}_static/requirejs/require.js"
+        exp.widget_renderer_url = f"{root}_static/html-manager/dist/embed-amd.js"
+        exp.mathjax_url = f"{root}_static/mathjax/MathJax.js?config={MATHJAX_CONFIG}"
+        site = dict(root=root, nav=nav_html(tree, here, titles, hrefs), header=header_html(meta[src]),
+                    pager=pager_html(order, i, titles, hrefs), site_title=html.escape(site_title),
+                    home=_rel(hrefs[order[0]], here))
+        body, _ = exp.from_notebook_node(nb, resources={"site": site, "metadata": {"name": titles[src]}})
+        dest = out / here
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(rewrite_links(body, here, hrefs, doc_url), encoding="utf-8")
+        print(f"{src} -> {out.name}/{here}", flush=True)
+    shutil.copy(TOOLS / "docs_template" / "site.css", out / "site.css")
+    (out / "pages.json").write_text(json.dumps([{"source": s, "page": hrefs[s], "title": titles[s]} for s in order],
+                                               indent=1), encoding="utf-8")
+    return order
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# 5. Scripts served by the site itself
+
+def cache_dir():
+    return Path(os.environ.get("L0QSVM_DOCS_CACHE", Path.home() / ".cache" / "l0qsvm-docs"))
+
+
+def npm_tarball(package, version, integrity):
+    "The package's npm tarball, from the cache or fetched once with `npm pack`, checked against its sha512."
+    cache = cache_dir(); cache.mkdir(parents=True, exist_ok=True)
+    path = cache / f"{package.lstrip('@').replace('/', '-')}-{version}.tgz"
+    def ok(p): return p.exists() and "sha512-" + base64.b64encode(hashlib.sha512(p.read_bytes()).digest()).decode() == integrity
+    if not ok(path):
+        npm = shutil.which("npm")
+        if npm is None: raise SystemExit(f"npm is needed once to fetch {package}@{version} (then cached in {cache})")
+        res = subprocess.run([npm, "pack", f"{package}@{version}", "--pack-destination", str(cache), "--json",
+                              "--silent"], capture_output=True, text=True)
+        if res.returncode: raise SystemExit(f"npm pack {package}@{version} failed:\n{res.stderr}")
+        path = cache / json.loads(res.stdout)[0]["filename"].split("/")[-1]
+        if not ok(path): raise SystemExit(f"{path}: sha512 differs from the pinned {integrity}")
+    return path
+
+
+def copy_assets(out):
+    static = out / "_static"
+    for package, version, integrity, folder, patterns in NPM_ASSETS:
+        with tarfile.open(npm_tarball(package, version, integrity)) as tar:
+            for member in tar.getmembers():
+                rel = member.name.split("/", 1)[1] if "/" in member.name else member.name
+                if member.isfile() and any(fnmatch.fnmatchcase(rel, p) and rel.count("/") == p.count("/")
+                                           for p in patterns):
+                    dest = static / folder / rel
+                    dest.parent.mkdir(parents=True, exist_ok=True)
+                    dest.write_bytes(tar.extractfile(member).read())
+        lic = [m for m in tarfile.open(npm_tarball(package, version, integrity)).getnames()
+               if re.search(r"^[^/]+/LICEN[SC]E", m)]
+        if lic:
+            with tarfile.open(npm_tarball(package, version, integrity)) as tar:
+                (static / folder / "LICENSE").write_bytes(tar.extractfile(lic[0]).read())
+    (static / "VERSIONS.json").write_text(json.dumps({p: v for p, v, *_ in NPM_ASSETS}, indent=1), encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+
+def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--execute", action="store_true", help="re-execute the notebooks in place first")
-    ap.add_argument("--only", nargs="*", default=(), help="substrings of notebook names to restrict to")
-    args = ap.parse_args()
+    ap.add_argument("--only", nargs="*", default=(), help="with --execute: substrings of the notebooks to run")
+    ap.add_argument("--out", default=str(ROOT / "_site"), help="output folder (default _site)")
+    ap.add_argument("--force", action="store_true", help="re-process every notebook (ignore nbdev's _proc cache)")
+    ap.add_argument("--no-site", action="store_true", help="with --execute: only refresh the notebooks, build nothing")
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    sys.path.insert(0, str(TOOLS))
+    import make_api_pages
+    make_api_pages.main([])
     if args.execute:
         for p in notebooks(args.only):
-            print(f"executing {p.name}", flush=True)
+            if p.relative_to(NBS).parts[0] == "api": continue     # show_doc pages: the processing renders them
+            print(f"executing {p.relative_to(NBS)}", flush=True)
             execute(p)
-    build_html(args.only)
+        if args.no_site: return 0
+    cache = process(force=args.force)
+    out = Path(args.out).resolve()
+    pages = build_site(cache, out)
+    copy_assets(out)
+    print(f"{len(pages)} pages in {out} ({time.perf_counter() - t0:.0f} s); "
+          f"serve with: python -m http.server --bind 127.0.0.1 --directory {out} 8000")
+    return 0
 
 
 if __name__ == "__main__":

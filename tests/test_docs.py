@@ -1,0 +1,121 @@
+"""The documentation site's configuration and build pieces (fast; the full build + browser check is test_docs_site.py).
+
+- every notebook is reachable from the sidebar (nbs/sidebar.yml, whose `auto:` globs are expanded as Quarto does);
+- the API reference pages nbs/api/ are up to date with the package (tools/make_api_pages.py --check), and list a
+  show_doc entry for every public function, class and method of l0qsvm/_modidx.py;
+- the pieces of tools/build_docs.py that replace Quarto: glob semantics, cell options, link rewriting;
+- the nbdev 2.4 jslink fix is configured (settings.ini `procs`) and nbdev's own processing survives saved jslinks.
+"""
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import build_docs  # noqa: E402
+import make_api_pages  # noqa: E402
+
+
+def sidebar_pages():
+    meta = {}
+    return list(build_docs.flatten(build_docs.sidebar_tree(build_docs.site_config(), meta)))
+
+
+def test_every_notebook_is_in_the_sidebar():
+    pages = sidebar_pages()
+    notebooks = [str(p.relative_to(build_docs.NBS).as_posix()) for p in build_docs.notebooks()]
+    assert sorted(set(notebooks) - set(pages)) == []
+    assert len(pages) == len(set(pages)), "a notebook is listed twice"
+    assert pages[0] == "index.ipynb"
+
+
+def test_sidebar_sections_and_order():
+    tree = build_docs.sidebar_tree(build_docs.site_config(), {})
+    sections = {title: list(build_docs.flatten(items)) for kind, title, items in tree if kind == "section"}
+    assert list(sections) == ["Theory", "Models", "Experiments", "Tutorials", "API"]
+    assert sections["Theory"][:2] == ["00_vech.ipynb", "01_features.ipynb"]
+    assert "08_estimators.ipynb" in sections["Models"] and "10a_widgets.ipynb" in sections["Models"]
+    assert sections["Models"].index("10_plotting.ipynb") < sections["Models"].index("10a_widgets.ipynb")
+    assert "13_cli.ipynb" in sections["Experiments"]
+    assert all(p.startswith("tutorials/") for p in sections["Tutorials"]) and len(sections["Tutorials"]) >= 3
+    assert all(p.startswith("api/") for p in sections["API"])
+
+
+@pytest.mark.parametrize("glob, path, hit", [
+    ("0[0-6]*.ipynb", "05_sklr.ipynb", True), ("0[0-6]*.ipynb", "07_multiclass.ipynb", False),
+    ("1[1-3]*.ipynb", "12_experiments.ipynb", True), ("*.ipynb", "tutorials/a.ipynb", False),
+    ("experiments/*.ipynb", "experiments/table2.ipynb", True), ("**/*.ipynb", "a/b/c.ipynb", True),
+])
+def test_quarto_globs(glob, path, hit):
+    "Future notebooks land in their section: 05_sklr in Theory, 12_experiments and experiments/ in Experiments."
+    assert bool(build_docs._glob_regex(glob).match(path)) == hit
+
+
+def test_api_pages_are_up_to_date():
+    res = subprocess.run([sys.executable, str(ROOT / "tools" / "make_api_pages.py"), "--check"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert res.returncode == 0, res.stdout + res.stderr
+
+
+def test_api_pages_document_every_public_name():
+    "Each public function, class and method of l0qsvm/_modidx.py has a show_doc cell on its module's API page."
+    syms = make_api_pages.modidx()
+    for module, source in make_api_pages.modules():
+        page = nbformat.read(build_docs.NBS / "api" / Path(source).name, as_version=4)
+        shown = set(re.findall(r"^show_doc\(([\w.]+)\)$", "\n".join(c.source for c in page.cells), re.M))
+        public = {s[len(module) + 1:] for s in syms[module]
+                  if not any(part.startswith("_") for part in s[len(module) + 1:].split("."))}
+        assert public <= shown, (module, sorted(public - shown))
+    assert len(make_api_pages.modules()) == len(syms)
+
+
+def test_quarto_cell_options():
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("#| echo: false\n#| output: asis\nshow_doc(f)", outputs=[
+            nbformat.v4.new_output("execute_result", {"text/markdown": "[source](https://x/y.py#L3){target=\"_blank\" "
+                                                                       "style=\"float:right\"}\n\n### f"})]),
+        nbformat.v4.new_code_cell("#| include: false\nsecret()"),
+        nbformat.v4.new_code_cell("#| code-fold: show\n#| code-summary: \"Exported source\"\ndef f(): pass"),
+        nbformat.v4.new_code_cell("#| output: false\nprint(1)", outputs=[nbformat.v4.new_output("stream", text="1")]),
+    ])
+    cells = build_docs.quarto_cells(nb).cells
+    assert len(cells) == 3
+    assert cells[0].metadata.tags == ["remove_input"] and cells[0].source == "show_doc(f)"
+    md = cells[0].outputs[0]["data"]["text/markdown"]
+    assert md.startswith('<a href="https://x/y.py#L3" class="source-link" target="_blank" style="float:right">')
+    assert cells[1].metadata.code_fold == "show" and cells[1].metadata.code_summary == "Exported source"
+    assert cells[2].metadata.tags == ["remove_output"]
+
+
+def test_links_become_relative():
+    hrefs = {"00_vech.ipynb": "vech.html", "api/00_vech.ipynb": "api/vech.html"}
+    body = ('<a href="https://l0qsvm.github.io/l0qsvm/vech.html#hvec">hvec</a> <a href="../00_vech.ipynb#x">v</a> '
+            '<a href="https://github.com/l0qsvm/l0qsvm">repo</a>')
+    out = build_docs.rewrite_links(body, "api/vech.html", hrefs, "https://l0qsvm.github.io/l0qsvm")
+    assert out == ('<a href="../vech.html#hvec">hvec</a> <a href="../vech.html#x">v</a> '
+                   '<a href="https://github.com/l0qsvm/l0qsvm">repo</a>')
+
+
+def test_nbdev_processing_keeps_jslink_state(tmp_path):
+    "nbdev's docs processor (with settings.ini's procs) writes a notebook with saved jslink state, link intact."
+    from nbdev.config import get_config
+    from nbdev.processors import FilterDefaults
+    from execnb.nbio import read_nb, write_nb
+    assert "l0qsvm.widgets:KeepJslinkState" in get_config().get("procs", "")
+    mime = "application/vnd.jupyter.widget-state+json"
+    link = {"model_module": "@jupyter-widgets/controls", "model_module_version": "2.0.0", "model_name": "LinkModel",
+            "state": {"source": ["IPY_MODEL_a", "index"], "target": ["IPY_MODEL_b", "selected_index"]}}
+    src = tmp_path / "linked.ipynb"
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# A title\n> with a link")])
+    nb.metadata["widgets"] = {mime: {"state": {"m": link}, "version_major": 2, "version_minor": 0}}
+    nbformat.write(nb, src)
+    processed = read_nb(src)
+    FilterDefaults()(processed)
+    write_nb(processed, tmp_path / "out.ipynb")
+    state = json.loads((tmp_path / "out.ipynb").read_text())["metadata"]["widgets"][mime]["state"]
+    assert state["m"]["state"] == link["state"]
