@@ -134,6 +134,8 @@ def main(argv=None # arguments (default: sys.argv[1:])
     p = sub.add_parser("algebra", help="check the quadratic-surface identities on iris")
     p.add_argument("--seed", type=int_in(0), default=0, help="seed >= 0 of the random test surface")
     p.set_defaults(func=_cmd_algebra)
+    from l0qsvm.experiments import add_reproduce_parser  # `l0qsvm reproduce`: the paper's Table 1 (12_experiments)
+    add_reproduce_parser(sub)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
