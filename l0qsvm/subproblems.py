@@ -285,6 +285,8 @@ def _hinge_ip_steps(RS, RT, y, C, M, Ud, Un, lin, state, best, tol, n_steps, sto
             f[i] = fi
             t = 1.0 - y[i] * fi
             if t > 0: ub += C[i] * t
+        scale = 1e-11 * max(1.0, abs(ub))
+        bounds[2] = 0.0 if ub < bounds[0] - scale else bounds[2] + 1.0       # steps without progress
         if ub < bounds[0]:
             bounds[0] = ub; bestx[:] = x
         _feasible_dual(alpha, y, C, ah)
@@ -298,11 +300,13 @@ def _hinge_ip_steps(RS, RT, y, C, M, Ud, Un, lin, state, best, tol, n_steps, sto
         if Un.shape[1] > 0:                                # v - l off the range of M: the dual function is -inf
             tn = Un.T @ v
             if np.sqrt(tn @ tn) > 1e-9 * max(1.0, np.sqrt(v @ v)): lb = -np.inf
+        if lb > bounds[1] + scale: bounds[2] = 0.0
         if lb > bounds[1]:
             bounds[1] = lb; besta[:] = ah
         if bounds[0] < stop_below: return 1, it
         if bounds[1] >= stop_above: return 2, it
         if bounds[0] - bounds[1] <= tol * max(1.0, abs(bounds[0])): return 0, it
+        if bounds[2] >= 5: return 4, it                   # rounding stops progress before tol (degenerate problems)
         if it == n_steps: return 3, it
         for j in range(q): rx[j] = Mw[j] + lin[j]         # residual of H x + l = A^T alpha, and the scalings
         rx[q] = 0.0
@@ -384,7 +388,7 @@ class HingeIP:
     UB: float          # F(w, c): an upper bound of the optimal value
     LB: float          # D(alpha): a lower bound of the optimal value
     n_iter: int        # interior-point steps
-    status: str        # "converged", "below" (UB < stop_below), "above" (LB >= stop_above), "max_iter", "deadline"
+    status: str        # "converged", "below" (UB < stop_below), "above" (LB >= stop_above), "stalled", "max_iter", "deadline"
     @property
     def converged(self): return self.status == "converged"
 
@@ -396,7 +400,7 @@ def pinv_factor(M, # symmetric positive semidefinite (q, q)
     keep = lam > rcond * max(lam.max(initial=0.0), 0.0)
     return np.ascontiguousarray(U[:, keep] / np.sqrt(lam[keep])), np.ascontiguousarray(U[:, ~keep])
 
-_IP_STATUS = {0: "converged", 1: "below", 2: "above", 3: "max_iter"}
+_IP_STATUS = {0: "converged", 1: "below", 2: "above", 3: "max_iter", 4: "stalled"}
 
 def solve_hinge_ip(RS, # (m, q) features of the q free terms
                    y, # labels ±1, (m,)
@@ -425,7 +429,7 @@ def solve_hinge_ip(RS, # (m, q) features of the q free terms
     f = y * (RS @ x[:q] + x[q])
     xi = np.maximum(1.0 - f, 0.0) + 1.0                    # a strictly interior start
     state = (x, xi, f + xi - 1.0, 0.5 * Cv, 0.5 * Cv.copy())
-    best = (x.copy(), np.zeros(m), np.array([np.inf, -np.inf]))
+    best = (x.copy(), np.zeros(m), np.array([np.inf, -np.inf, 0.0]))   # UB, LB, steps without progress
     RT = np.ascontiguousarray(RS.T)
     n_done, code = 0, 3
     chunk = max_iter if deadline is None else 5
@@ -625,14 +629,15 @@ def signed_support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
         route = "ip" if q <= 15 or m >= L1_TALL_RATIO * (q + 1) else "dual"
     if route == "ip":
         r = solve_hinge_ip(RS, y, C, GS, ls, tol=tol)
-        zS = np.linalg.lstsq(GS, RS.T @ (y * r.alpha) - ls, rcond=None)[0]
-        return zS, r.c, r.alpha, r.converged
+        if r.status not in ("converged", "stalled") and q > 0 and alpha0 is not None:
+            return signed_support_fit(G, R, y, C, lam, S, s, alpha0=alpha0, tol=tol, route="dual")
+        return r.w, r.c, r.alpha, r.status in ("converged", "stalled")
     FT, F = _inverse_factor(GS)
     V = FT(RS.T).T                                            # R_S F, so that Q = Y V V^T Y
     p = -1.0 - y * (V @ FT(ls))
     res = smo_solve(LowRankQ(y[:, None] * V), p, y, C, alpha0=alpha0, tol=tol, max_iter=50 * m + 10_000)
     if not res.converged:                                     # SMO stalls on ill-conditioned problems
-        return signed_support_fit(G, R, y, C, lam, S, s, tol=tol, route="ip")
+        return signed_support_fit(G, R, y, C, lam, S, s, tol=tol, route="ip")   # (no alpha0: no way back)
     return F(V.T @ (y * res.alpha) - FT(ls)), float(res.bias), res.alpha, True
 
 def l1_active_set(G, R, y, C, lam, # the l1 model (lam scalar, or (d,) per entry)
@@ -645,19 +650,22 @@ def l1_active_set(G, R, y, C, lam, # the l1 model (lam scalar, or (d,) per entry
     "Correct the sign pattern until the $\\ell_1$ optimality conditions hold (exact zeros off the pattern)."
     d = G.shape[0]; nw = d - n_features_from_params(d); lamv = _l1_weights(lam, d)
     s = np.array(s, dtype=float); s[nw:] = 0.0
-    alpha = alpha0
+    alpha, best = alpha0, None
     for rounds in range(1, max_rounds + 1):
         S = np.flatnonzero(np.r_[s[:nw] != 0, np.ones(d - nw, bool)])
         zS, c, alpha, _ = signed_support_fit(G, R, y, C, lamv, S, s, alpha0=alpha)
         z = np.zeros(d); z[S] = zS
         g = G @ z - R.T @ (y * alpha)
+        resid = l1_optimality_residual(G, R, y, lamv, z, alpha)
+        F = primal_objective(G, R, y, C, z, c) + lamv @ np.abs(z)
+        if best is None or resid <= tol or F < best[0]: best = (F, z, c, alpha, resid)
         flipped = np.flatnonzero(z[:nw] * s[:nw] < 0)
         entering = np.flatnonzero((s[:nw] == 0) & (np.abs(g[:nw]) > lamv[:nw] * (1 + tol)))
-        if not flipped.size and not entering.size: break
+        if resid <= tol or (not flipped.size and not entering.size): break
         if deadline is not None and time.perf_counter() >= deadline: break
         s[flipped] = 0.0
         s[entering] = -np.sign(g[entering])
-    return z, c, alpha, l1_optimality_residual(G, R, y, lamv, z, alpha), rounds
+    return (*best[1:], rounds)                      # the certified point, else the lowest objective seen
 
 class L1ADMM:
     "ADMM for $\\ell_1$-QSVM (above); `run(n_stable)` continues until the sign pattern of $x$ holds for `n_stable` iterations."
@@ -721,7 +729,7 @@ def fit_l1qsvm(X, # data (m, n), float64
                y, # labels ±1
                C=1.0, # loss weight
                lam=1.0, # l1 weight on hvec(W) (not on b, not on c)
-               *, tol:float=1e-9, # cvxopt abstol = reltol = feastol; active set: the optimality residual to reach
+               *, tol:float=1e-9, # cvxopt abstol = reltol = feastol; active set: the optimality residual (at least 1e-8)
                max_iter=None, # cvxopt iteration cap (None: 200)
                ridge:float=1e-12, # relative ridge on the z block (cvxopt needs it only for singular G)
                polish:bool=True, # cvxopt: exact zeros by `polish_l1_support` (kept only when it passes the optimality check)
@@ -734,7 +742,7 @@ def fit_l1qsvm(X, # data (m, n), float64
     if solver == "active-set":
         with blas_threads(*np.shape(X)):
             R, G = quadratic_features(X), gram_matrix(X)
-            return solve_l1qsvm(G, R, y, C, lam, tol=max(tol, 1e-12), deadline=deadline)
+            return solve_l1qsvm(G, R, y, C, lam, tol=max(tol, 1e-8), deadline=deadline)
     R, G = quadratic_features(X), gram_matrix(X)
     m, d = R.shape
     n = n_features_from_params(d)
