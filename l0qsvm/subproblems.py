@@ -285,7 +285,7 @@ def _hinge_ip_steps(RS, RT, y, C, M, Ud, Un, lin, state, best, tol, n_steps, sto
             f[i] = fi
             t = 1.0 - y[i] * fi
             if t > 0: ub += C[i] * t
-        scale = 1e-11 * max(1.0, abs(ub))
+        scale = 1e-13 * max(1.0, abs(ub))
         bounds[2] = 0.0 if ub < bounds[0] - scale else bounds[2] + 1.0       # steps without progress
         if ub < bounds[0]:
             bounds[0] = ub; bestx[:] = x
@@ -306,7 +306,7 @@ def _hinge_ip_steps(RS, RT, y, C, M, Ud, Un, lin, state, best, tol, n_steps, sto
         if bounds[0] < stop_below: return 1, it
         if bounds[1] >= stop_above: return 2, it
         if bounds[0] - bounds[1] <= tol * max(1.0, abs(bounds[0])): return 0, it
-        if bounds[2] >= 5: return 4, it                   # rounding stops progress before tol (degenerate problems)
+        if bounds[2] >= 8: return 4, it                   # rounding stops progress before tol (degenerate problems)
         if it == n_steps: return 3, it
         for j in range(q): rx[j] = Mw[j] + lin[j]         # residual of H x + l = A^T alpha, and the scalings
         rx[q] = 0.0
@@ -631,7 +631,10 @@ def signed_support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
         r = solve_hinge_ip(RS, y, C, GS, ls, tol=tol)
         if r.status not in ("converged", "stalled") and q > 0 and alpha0 is not None:
             return signed_support_fit(G, R, y, C, lam, S, s, alpha0=alpha0, tol=tol, route="dual")
-        return r.w, r.c, r.alpha, r.status in ("converged", "stalled")
+        zS = np.linalg.lstsq(GS, RS.T @ (y * r.alpha) - ls, rcond=None)[0]   # stationary on S with the multipliers
+        F = lambda zz: 0.5 * zz @ GS @ zz + ls @ zz + float(np.sum(C * np.maximum(0.0, 1.0 - y * (RS @ zz + r.c))))
+        if not F(zS) <= r.UB + 1e-7 * max(1.0, abs(r.UB)): zS = r.w        # degenerate: keep the primal point
+        return zS, r.c, r.alpha, r.status in ("converged", "stalled")
     FT, F = _inverse_factor(GS)
     V = FT(RS.T).T                                            # R_S F, so that Q = Y V V^T Y
     p = -1.0 - y * (V @ FT(ls))
@@ -709,7 +712,7 @@ def solve_l1qsvm(G, R, y, # G (d, d), features (m, d), labels ±1
     Gt, Rt, lamt = G / T[:, None] / T[None, :], R / T, _l1_weights(lam, d) / T
     if m >= L1_TALL_RATIO * (d + 1):
         qsvm = solve_hinge_ip(Rt, y, C, Gt, tol=1e-8)
-        zt, c, alpha, _, rounds = l1_active_set(Gt, Rt, y, C, lamt, np.sign(qsvm.w), tol=tol, deadline=deadline)
+        zt, c, alpha, resid, rounds = l1_active_set(Gt, Rt, y, C, lamt, np.sign(qsvm.w), tol=tol, deadline=deadline)
         n_iter = qsvm.n_iter + rounds
     else:
         admm, n_iter = L1ADMM(Gt, Rt, y, C, lamt), 0
@@ -718,8 +721,7 @@ def solve_l1qsvm(G, R, y, # G (d, d), features (m, d), labels ±1
             zt, c, alpha, resid, rounds = l1_active_set(Gt, Rt, y, C, lamt, s, alpha0=admm.alpha, tol=tol, deadline=deadline)
             n_iter = admm.n_iter + rounds
             if resid <= tol or (deadline is not None and time.perf_counter() >= deadline): break
-    z = zt / T
-    resid = l1_optimality_residual(G, R, y, lam, z, alpha)
+    z = zt / T                                     # resid: the conditions in the balanced coordinates (same conditions)
     return QuadraticFit(z, float(c), primal_objective(G, R, y, C, z, c, lam=lam), int(n_iter), bool(resid <= tol),
                         float(resid), alpha=alpha)
 
