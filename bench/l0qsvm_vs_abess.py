@@ -11,11 +11,18 @@ Data: breast cancer (scikit-learn, 30 features), red wine quality (UCI 186, `$L0
 label quality >= 6, 11 features). k in {5, 2n}; L0QSVM with C = 10 (the value the examples use on standardised data;
 `--C` changes it) and its defaults otherwise (hinge loss, refine="swap").
 
+Then CPU contention: the breast-cancer fits (k = 5 and k = 60) timed quiet, then with a concurrent busy process
+spinning on one core (`python -c "while True: pass"`), with the package's BLAS setting (one BLAS thread for fits
+this small, `l0qsvm.subproblems.blas_threads`) and with the BLAS library's default threads (`BLAS_SMALL = 0`), medians
+of `--repeats` fits each; the busy/quiet ratio should stay below 2 with the package's setting.
+
 Last line: `RESULT l0qsvm_vs_abess ratio=X target=1.0`, X = the worst cell of (abess time / L0QSVM time).
-Usage: python bench/l0qsvm_vs_abess.py [--repeats N] [--C C]
+Usage: python bench/l0qsvm_vs_abess.py [--repeats N] [--C C] [--skip-contention]
 """
 import argparse
 import os
+import subprocess
+import sys
 import time
 import warnings
 from pathlib import Path
@@ -26,6 +33,7 @@ from sklearn.datasets import load_breast_cancer
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import PolynomialFeatures, StandardScaler
 
+import l0qsvm.subproblems
 from l0qsvm import L0QSVM
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,6 +66,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--C", type=float, default=10.0)
+    ap.add_argument("--skip-contention", action="store_true")
     args = ap.parse_args()
     try:
         import abess  # noqa: F401
@@ -83,7 +92,35 @@ def main():
                   f"(swap certificate {model.swap_certificate_[0]['passed']}, Lu-Zhang {model.certificate_[0]['passed']}, "
                   f"{model.swap_certificate_[0]['n_swaps']} swaps) | abess {ta*1e3:.1f} ms acc {acc_a:.3f} | "
                   f"ratio {ratio:.2f}", flush=True)
+    if not args.skip_contention: contention(args)
     print(f"RESULT l0qsvm_vs_abess ratio={worst:.2f} target={TARGET}")
+
+
+def contention(args):
+    X, t = load_breast_cancer(return_X_y=True)
+    Xa, _, ya, _ = train_test_split(X, t, test_size=0.3, random_state=0, stratify=t)
+    Xa = StandardScaler().fit_transform(Xa)
+    small = l0qsvm.subproblems.BLAS_SMALL
+    def median_fit(k):
+        times = []
+        for _ in range(max(args.repeats, 5)):
+            t0 = time.perf_counter(); L0QSVM(k, C=args.C).fit(Xa, ya); times.append(time.perf_counter() - t0)
+        return float(np.median(times))
+    for k in [5, 60]:
+        row = {}
+        for setting, value in [("one BLAS thread (package default)", small), ("BLAS default threads", 0)]:
+            l0qsvm.subproblems.BLAS_SMALL = value
+            quiet = median_fit(k)
+            busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+            try:
+                time.sleep(0.5); loaded = median_fit(k)
+            finally:
+                busy.kill(); busy.wait()
+            row[setting] = (quiet, loaded)
+        l0qsvm.subproblems.BLAS_SMALL = small
+        print(f"contention, breast cancer k={k}: " + " | ".join(
+            f"{name}: quiet {q*1e3:.0f} ms, with a busy process {b*1e3:.0f} ms (x{b/q:.2f})" for name, (q, b) in row.items()),
+            flush=True)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from .features import quadratic_features, term_names, term_scale, unpack_surface
 from .multiclass import encode_labels, fit_ovr, ovr_decision, ovr_predict, surface_index, warn_if_not_converged
 from .subproblems import fit_qsvm, fit_l1qsvm
 from .penalty import fit_l0qsvm
+from .swap import SWAP_RTOL
 
 # %% ../nbs/08_estimators.ipynb #a40a6ffe
 ACTIVE_RTOL = 1e-5 # a term is active when |z_t| > ACTIVE_RTOL * max|z|
@@ -312,7 +313,7 @@ class L0QSVM(QuadraticSurfaceClassifier):
     refine : {"swap"} or None, default="swap"
         "swap": Algorithm 1 runs on the terms a screen ranks first and stops once its support settles, then terms are
         exchanged between the support and its complement while the objective drops, until no single swap lowers it
-        by more than a relative 1e-6, which `swap_certificate_` certifies. None: Algorithm 1 exactly as in the paper
+        by more than a relative 1e-5 (`l0qsvm.swap.SWAP_RTOL`), which `swap_certificate_` certifies. None: Algorithm 1 exactly as in the paper
         (on all terms, stopped by criterion (3)), then the polish.
     tol : float, default=1e-4
         Tolerance of the SMO solver of the hinge z-steps (unused by the squared loss, whose z-step is closed form).
@@ -403,7 +404,7 @@ class L0QSVM(QuadraticSurfaceClassifier):
 
     def _stopping_rule(self):
         if self.refine == "swap":
-            return dict(cap="the swap search", violation="relative decrease of the best unsettled swap", tol=1e-6)
+            return dict(cap="the swap search", violation="relative decrease of the best unsettled swap", tol=SWAP_RTOL)
         return dict(cap=f"max_outer={self.max_outer}", violation="‖z − u‖∞", tol=self.eps_outer)
 
     def _store_extras(self, fits):

@@ -6,7 +6,7 @@
 __all__ = ['IP_MAX_TERMS', 'SWAP_RTOL', 'SwapBounds', 'support_route', 'SupportFit', 'support_fit', 'screen_terms', 'SwapResult',
            'swap_refine']
 
-# %% ../nbs/06a_swap.ipynb #ff41117e
+# %% ../nbs/06a_swap.ipynb #c32eeaa0
 import itertools
 import time
 from dataclasses import dataclass
@@ -18,7 +18,7 @@ from .smo import smo_solve, LowRankQ
 from .subproblems import (PRIMAL_ROUTE_RATIO, best_intercept, primal_objective, shifted_inverse,
                                 solve_hinge_ip, spectral_gram)
 
-# %% ../nbs/06a_swap.ipynb #ed762179
+# %% ../nbs/06a_swap.ipynb #bb120d98
 class SwapBounds:
     "For a support $\\mathcal A$ of $M$: the lower bounds $\\mathrm{LB}_{ij}$ on $F^\\star(\\mathcal A - i + j)$ for every swap."
     def __init__(self, M, # (d, d) the quadratic term (G, or G + 2C R~^T R~ for the squared loss)
@@ -54,7 +54,7 @@ class SwapBounds:
         LB[:, A] = np.inf
         return LB
 
-# %% ../nbs/06a_swap.ipynb #0d1cdbaf
+# %% ../nbs/06a_swap.ipynb #5c8860ab
 IP_MAX_TERMS = 15   # route="auto": the interior point up to this many terms (and for tall data), warm SMO above
 
 def support_route(m:int, q:int, # samples, terms
@@ -78,6 +78,7 @@ def support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
                 C, # loss weight (scalar or (m,))
                 S, # the support (indices)
                 *, alpha0=None, # warm start of the dual route (any feasible alpha)
+                x0=None, # warm start of the interior point: (d + 1,) a point (z, c) (its entries on S are used)
                 tol:float=1e-9, # relative gap UB - LB at which the fit is solved
                 below:float=-np.inf, # stop once UB < below
                 above:float=np.inf, # stop once LB >= above
@@ -89,7 +90,8 @@ def support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
     GS, RS = G[np.ix_(S, S)], R[:, S]
     if route == "auto": route = support_route(m, q, alpha0 is not None)
     if route == "ip":
-        r = solve_hinge_ip(RS, y, C, GS, tol=tol, stop_below=below, stop_above=above, deadline=deadline)
+        r = solve_hinge_ip(RS, y, C, GS, x0=None if x0 is None else np.r_[x0[S], x0[-1]], tol=tol, stop_below=below,
+                           stop_above=above, deadline=deadline)
         return SupportFit(r.w, r.c, r.alpha, r.UB, r.LB, r.status, r.n_iter)
     if route != "dual": raise ValueError(f"route must be 'auto', 'ip' or 'dual', got {route!r}")
     try:
@@ -113,8 +115,8 @@ def support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
         if status != "max_iter" or smo_tol <= tol: break
     return SupportFit(back(t), float(res.bias), a, float(UB), float(LB), status, n_iter)
 
-# %% ../nbs/06a_swap.ipynb #a8e3c53a
-SWAP_RTOL = 1e-6   # a swap must lower the objective by more than SWAP_RTOL * max(1, |F|) to count
+# %% ../nbs/06a_swap.ipynb #d9a1e7e4
+SWAP_RTOL = 1e-5   # a swap must lower the objective by more than SWAP_RTOL * max(1, |F|) to count
 
 def _null_multipliers(y, C):
     "Feasible multipliers of the constant model: C on the points its best intercept leaves inside the margin, balanced."
@@ -142,7 +144,7 @@ def screen_terms(G, R, y, # G (d, d), features (m, d), labels ±1
     gain = v**2 / np.maximum(M_diag, np.finfo(float).tiny)
     return np.sort(np.argsort(-gain, kind="stable")[:int(s)])
 
-# %% ../nbs/06a_swap.ipynb #9b3948de
+# %% ../nbs/06a_swap.ipynb #e419d062
 @dataclass
 class SwapResult:
     "The refined point and its swap certificate."
@@ -206,7 +208,11 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
     if loss not in ("hinge", "squared"): raise ValueError(f"loss must be 'hinge' or 'squared', got {loss!r}")
     A = np.sort(np.unique(np.asarray(support, dtype=int))); d = G.shape[0]; k = A.size
     if loss == "squared": return _refine_squared(G, R, y, C, A, rtol, deadline)
-    fit = lambda S, **kw: support_fit(G, R, y, C, S, route=route, deadline=deadline, **kw)
+    def fit(S, **kw):                                      # warm starts from the current point
+        x0 = None if cur is None else np.r_[np.zeros(d), cur.c]
+        if x0 is not None: x0[A] = cur.z
+        return support_fit(G, R, y, C, S, route=route, deadline=deadline, x0=x0, **kw)
+    cur = None
     cur = fit(A, alpha0=alpha0, tol=search_tol)
     n_fits, n_swaps, exact, status, last_batch, LB = 1, 0, False, "certified", 4, None
     while True:
@@ -245,9 +251,10 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
                 break
             LB = np.maximum(LB, bd.lb(R.T @ (y * res.alpha), res.alpha.sum()))
             LB[i, j] = max(LB[i, j], res.LB); fitted[i, j] = True   # settled by its own fit (a tie within its tol)
-        if moved:                                          # solve the new support (the decision stopped early)
-            exact, LB = False, None
-            cur = fit(A, alpha0=cur.alpha, tol=search_tol); n_fits += 1
+        if moved:                                          # the decision stopped early: solve the new support, unless
+            exact, LB = False, None                        # its bracket is already narrow (its multipliers then give
+            if cur.UB - cur.LB > 1e-4 * max(1.0, abs(cur.UB)):   # tight bounds; the final fit is exact anyway)
+                cur = fit(A, alpha0=cur.alpha, tol=search_tol); n_fits += 1
             continue
         if exact or status != "certified": break
         cur = fit(A, alpha0=cur.alpha, tol=1e-9); n_fits += 1       # the final, exact fit; then certify again
