@@ -46,8 +46,10 @@ class HingeZStep:
         "$(z, c)$ minimising $q_\\rho(z, c, u)$."
         if self.route == "primal":                     # few terms, many samples: the interior point of 02
             res = solve_hinge_ip(self.R, self.y, self.C, self.G + rho * np.eye(self.G.shape[0]), -rho * u,
-                                 tol=1e-10, max_iter=self.max_iter or 100)
-            self.alpha, self.n_smo, self.converged = res.alpha, self.n_smo + res.n_iter, self.converged and res.converged
+                                 x0=getattr(self, "_x", None), tol=1e-10, max_iter=self.max_iter or 100)
+            self.alpha, self.n_smo = res.alpha, self.n_smo + res.n_iter
+            self.converged = self.converged and res.status in ("converged", "stalled")
+            self._x = np.r_[res.w, res.c]                  # the next z-step starts from this point
             return res.w, res.c
         if rho != self._rho: self._rho, self._Q = rho, hinge_dual_matrix(self.spec, self.y, rho, self.q_form)
         z, c, _, res = solve_hinge_subproblem(self.spec, self.y, self.C, rho, u, Q=self._Q, alpha0=self.alpha,

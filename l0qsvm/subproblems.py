@@ -450,7 +450,7 @@ import contextlib
 import functools
 from threadpoolctl import ThreadpoolController
 
-BLAS_SMALL = 10_000_000   # fits with m * d <= BLAS_SMALL (and d <= 1000) run BLAS on one thread
+BLAS_SMALL = 10_000_000   # fits with m * d <= BLAS_SMALL run BLAS on one thread
 
 @functools.lru_cache(maxsize=None)
 def _blas_controller(): return ThreadpoolController()
@@ -460,7 +460,7 @@ def blas_threads(m:int, # samples
                 ): # a context manager
     "One BLAS thread for a small fit (where threads only contend), no limit for a large one."
     d = n * (n + 3) // 2
-    if m * d <= BLAS_SMALL and d <= 1000: return _blas_controller().limit(limits=1, user_api="blas")
+    if m * d <= BLAS_SMALL: return _blas_controller().limit(limits=1, user_api="blas")
     return contextlib.nullcontext()
 
 # %% ../nbs/02_subproblems.ipynb #e1422322

@@ -95,9 +95,9 @@ def support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
         return SupportFit(r.w, r.c, r.alpha, r.UB, r.LB, r.status, r.n_iter)
     if route != "dual": raise ValueError(f"route must be 'auto', 'ip' or 'dual', got {route!r}")
     try:
-        L = np.linalg.cholesky(GS)
-        RL = solve_triangular(L, RS.T, lower=True).T           # R_S L^{-T}
-        back = lambda t: solve_triangular(L.T, t, lower=False)
+        Li = solve_triangular(np.linalg.cholesky(GS), np.eye(q), lower=True)   # L^{-1}, with G_SS = L L^T
+        RL = RS @ Li.T                                         # R_S L^{-T}: one matrix product
+        back = lambda t: Li.T @ t
     except np.linalg.LinAlgError:                              # singular G_SS: the pseudo-inverse through eigh
         spec = spectral_gram(GS, RS); dh = np.sqrt(shifted_inverse(spec))
         RL, back = spec.RU * dh, lambda t: spec.U @ (dh * t)
