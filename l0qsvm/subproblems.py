@@ -450,7 +450,7 @@ import contextlib
 import functools
 from threadpoolctl import ThreadpoolController
 
-BLAS_SMALL = 10_000_000   # fits with m * d <= BLAS_SMALL run BLAS on one thread
+BLAS_SMALL = 100_000_000  # fits with m * d <= BLAS_SMALL (R up to 800 MB) run BLAS on one thread
 
 @functools.lru_cache(maxsize=None)
 def _blas_controller(): return ThreadpoolController()
