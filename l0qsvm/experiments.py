@@ -4,12 +4,12 @@
 
 # %% auto #0
 __all__ = ['PAPER_DATASETS', 'PAPER_NAMES', 'C_RANGE', 'SVM_C_RANGE', 'KERNEL_RANGE', 'LAMBDA_RANGE', 'KLR_LAMBDA_RANGE',
-           'MODELS', 'BACKENDS', 'QUICK_DATASETS', 'QUICK_CONFIGS', 'PAPER_MODELS', 'paper_table', 'paper_datasets',
-           'paper_data', 'log_uniform', 'draw_svm', 'draw_quad_kernel', 'draw_qsvm', 'draw_l1qsvm', 'draw_l0qsvm',
-           'draw_sklr', 'config_rng', 'quadratic_kernel_surfaces', 'count_nonzero_parameters', 'ModelSpec',
-           'register_model', 'draw_config', 'protocol_splits', 'validation_task', 'refit_task', 'select_best',
-           'ResultStore', 'run_protocol', 'summarize', 'compare_with_paper', 'format_table', 'project_cost',
-           'parallel_backend', 'add_reproduce_parser', 'reproduce']
+           'MODELS', 'SVC_MAX_ITER', 'BACKENDS', 'QUICK_DATASETS', 'QUICK_CONFIGS', 'PAPER_MODELS', 'paper_table',
+           'paper_datasets', 'paper_data', 'log_uniform', 'draw_svm', 'draw_quad_kernel', 'draw_qsvm', 'draw_l1qsvm',
+           'draw_l0qsvm', 'draw_sklr', 'config_rng', 'quadratic_kernel_surfaces', 'count_nonzero_parameters',
+           'ModelSpec', 'register_model', 'draw_config', 'protocol_splits', 'validation_task', 'refit_task',
+           'select_best', 'ResultStore', 'run_protocol', 'summarize', 'compare_with_paper', 'format_table',
+           'project_cost', 'parallel_backend', 'add_reproduce_parser', 'reproduce']
 
 # %% ../nbs/12_experiments.ipynb #8e160d8b
 import contextlib
@@ -184,13 +184,17 @@ def register_model(key:str, # the name used by --models and in the results
     if key in MODELS and not replace: raise ValueError(f"model {key!r} is already registered (pass replace=True)")
     MODELS[key] = spec
 
-register_model("svm", ModelSpec("SVM", lambda C: SVC(kernel="linear", C=C), draw_svm))
+SVC_MAX_ITER = 100_000   # LIBSVM iterations per pair: the search's worst draws (C = 1e3, gamma = coef0 = 10) would run for hours
+
+register_model("svm", ModelSpec("SVM", lambda C: SVC(kernel="linear", C=C, max_iter=SVC_MAX_ITER), draw_svm))
 register_model("quad-kernel", ModelSpec("Quad. kernel", lambda C, gamma, coef0: SVC(kernel="poly", degree=2, C=C,
-                                        gamma=gamma, coef0=coef0), draw_quad_kernel))
+                                        gamma=gamma, coef0=coef0, max_iter=SVC_MAX_ITER), draw_quad_kernel))
 register_model("qsvm", ModelSpec("QSVM", lambda C: QSVM(C=C), draw_qsvm))
 register_model("l1-qsvm", ModelSpec("L1-QSVM", lambda C, lam: L1QSVM(C=C, lam=lam), draw_l1qsvm))
 register_model("l0-qsvm", ModelSpec("L0-QSVM", lambda C, k: L0QSVM(k=k, C=C, refine=None), draw_l0qsvm))   # Algorithm 1
 register_model("ls-l0-qsvm", ModelSpec("LS-L0-QSVM", lambda C, k: L0QSVM(k=k, C=C, loss="squared", refine=None), draw_l0qsvm))
+register_model("l0-qsvm-swap", ModelSpec("L0-QSVM + swaps", lambda C, k: L0QSVM(k=k, C=C), draw_l0qsvm))   # the package's default
+register_model("ls-l0-qsvm-swap", ModelSpec("LS-L0-QSVM + swaps", lambda C, k: L0QSVM(k=k, C=C, loss="squared"), draw_l0qsvm))
 register_model("klr", ModelSpec("KLR", lambda C: KLR(C=C), draw_qsvm))                     # RBF kernel, gamma "scale"
 register_model("sklr", ModelSpec("S-KLR", lambda C, lam: SparseKLR(C=C, lam=lam), draw_sklr))
 
