@@ -37,9 +37,10 @@ def test_readme_is_generated_from_index():
     assert res.returncode == 0, res.stdout + res.stderr
 
 
-def test_console_command_runs_main_job():
+def test_console_command_runs_main_job(tmp_path):
+    "The README's main job runs (in a scratch folder: it writes its results where it is run)."
     install = readme_commands()[0]
     job = install.split("&&")[1].split()
-    res = subprocess.run([sys.executable, "-c", "import sys; from l0qsvm.cli import main; sys.exit(main(sys.argv[1:]))", *job[1:]],
-                         capture_output=True, text=True, cwd=ROOT)
+    res = subprocess.run([sys.executable, "-c", "import sys; from l0qsvm.cli import main; sys.exit(main(sys.argv[1:]))", *job[1:], "--quiet"],
+                         capture_output=True, text=True, cwd=tmp_path)
     assert res.returncode == 0, res.stdout + res.stderr
