@@ -41,7 +41,7 @@ GROUPS = [
         S(r"$\mathcal Y$", r"the set of class labels; $\lvert\mathcal Y\rvert$ classes", "`classes_`", "07_multiclass",
           r"\\mathcal\s*\{?Y"),
         S(r"$S$", r"number of surfaces of a classifier: 1 for two classes, $\lvert\mathcal Y\rvert$ with one-vs-rest",
-          "`n_surfaces`, `len(z_)`", "07_multiclass", L + "S" + E),
+          "`n_surfaces`, `len(z_)`", "05a_sklr_estimator", L + "S" + E),
         S(r"$y^{(s)}$, $f_s$", r"the $\pm1$ targets of surface $s$; its decision function", "`Y[s]`, `decision_function`",
           "07_multiclass", r"y\^\{?\(s\)", r"f_\{?s\}?" + E),
     ]),
@@ -102,6 +102,8 @@ GROUPS = [
         S(r"$\bar\alpha_i$", r"the multiplier of $\xi_i\ge0$", "", "02_subproblems", r"\\bar\s*\{?\\alpha"),
         S(r"$Q$, $p$", r"the quadratic and the linear term of a dual, $\tfrac12\alpha^\top Q\alpha + p^\top\alpha$",
           "`Q`, `p`, `LowRankQ`, `KernelQ`", "02_subproblems", L + "Q" + E, L + "p" + E),
+        S(r"$\mathcal S$", r"a support: the indices of the entries of $z$ allowed to be nonzero (of the $\ell_1$ polish, of a "
+          r"candidate of the swap search)", "`S`, `support`", "02_subproblems", r"\\mathcal\s*\{?S"),
         S(r"$U$, $\kappa_j$", r"the eigenvectors and the eigenvalues of $G$: $G = U\,\mathrm{diag}(\kappa)\,U^\top$",
           "`SpectralGram.U`, `SpectralGram.eigvals`", "02_subproblems", L + "U" + E, r"\\kappa" + E),
     ]),
