@@ -60,7 +60,7 @@ GROUPS = [
           r"$\mathrm{hvec}$ on $\mathbb S_n$", '`A.ravel(order="F")`, `unhvec`', "00_vech",
           r"\\mathrm\s*\{vec\}", r"\\mathrm\s*\{hvec\}\s*\^"),
         S(r"$A$", r"a square matrix, in statements about any matrix", "`A`", "00_vech", L + "A" + E),
-        S(r"$h(i, j)$", r"the position of $a_{ij}$ ($i\ge j$) in $\mathrm{hvec}(A)$", "`hvec_indices`", "00_vech", L + r"h\("),
+        S(r"$h(i, j)$", r"the position of $A_{ij}$ ($i\ge j$) in $\mathrm{hvec}(A)$", "`hvec_indices`", "00_vech", L + r"h\("),
         S(r"$e_i$, $E_{ij}$", r"the $i$-th unit vector; the symmetric unit matrix $e_ie_j^\top + e_je_i^\top$ ($e_ie_i^\top$ if $i = j$)",
           "", "00_vech", L + r"e_\{?[a-z0-9]\}?(?![a-z0-9])", L + "E_"),
         S(r"$D_n$, $L_n$", r"the duplication matrix, $D_n\mathrm{hvec}(A) = \mathrm{vec}(A)$ on $\mathbb S_n$; the elimination "
@@ -139,7 +139,7 @@ GROUPS = [
         S(r"$\mathrm{lo}_i$, $\mathrm{hi}_i$", r"the bounds of $\alpha_i$: $[0, C_i]$ for the QP, $[\eta, C - \eta]$ for S-KLR",
           "`lo`, `hi`", "04_smo", r"\\mathrm\s*\{(lo|hi)\}"),
         S(r"$\psi$", r"the separable convex term $\sum_i\psi(\alpha_i)$ of a dual: zero for the QP, $C\,H(\alpha_i/C)$ for S-KLR",
-          "`entropy`; `E` and `h` hold $\psi'(\alpha_t)$ and $\psi''(\alpha_t)$", "04_smo", r"\\psi" + E),
+          r"`entropy`; `E` and `h` hold $\psi'(\alpha_t)$ and $\psi''(\alpha_t)$", "04_smo", r"\\psi" + E),
         S(r"$\bar g$", r"the part of $Q\alpha$ that comes from variables at a bound (LIBSVM's `G_bar`)", "`G_bar`", "04_smo",
           r"\\bar\s*\{?g"),
         S(r"$\bar m$, $\pi$", r"the number of active variables, in positions $0,\dots,\bar m - 1$ (LIBSVM's `active_size`); the "
