@@ -14,14 +14,14 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
-from threadpoolctl import threadpool_limits
 from tqdm.auto import tqdm
 
 from .features import quadratic_features, term_names, term_scale, unpack_surface
 from .multiclass import (encode_labels, fit_ovr, ovr_decision, ovr_predict, surface_index, warn_if_not_converged,
                                check_label_types, check_feature_scales, fit_deadline)
-from .subproblems import fit_qsvm, fit_l1qsvm
+from .subproblems import fit_qsvm, fit_l1qsvm, blas_threads
 from .penalty import fit_l0qsvm
+from .swap import SWAP_RTOL
 
 # %% ../nbs/08_estimators.ipynb #a40a6ffe
 ACTIVE_RTOL = 1e-5 # a term is active when |z_t| > ACTIVE_RTOL * max|z|
@@ -113,7 +113,7 @@ class QuadraticSurfaceClassifier(ClassifierMixin, BaseEstimator):
         name = type(self).__name__
         check_feature_scales(X, estimator=name, feature_names=getattr(self, "feature_names_in_", None), stacklevel=4)
         deadline = fit_deadline(self.max_time)
-        with threadpool_limits(limits=1, user_api="blas"):   # small products: threads only contend (see above)
+        with blas_threads(*X.shape):                      # one BLAS thread unless the fit is large (see above)
             fits = fit_ovr(partial(self._fit_binary, deadline=deadline), X, y_idx, len(self.classes_),
                            progress=bool(self.verbose), desc=name)
         n = self.n_features_in_
@@ -253,16 +253,24 @@ class L1QSVM(QuadraticSurfaceClassifier):
         Weight $\\mathcal C$ ($\\mathcal C_2$ in the paper) of the hinge loss.
     lam : float, default=1.0
         Weight $\\lambda \\ge 0$ ($\\mathcal C_1$ in the paper) of the $\\ell_1$ penalty on the entries of $W$.
+    solver : {"active-set", "cvxopt"}, default="active-set"
+        "active-set": a first guess of the sign pattern of $W$ (ADMM, or the QSVM's signs when $m \\ge 20(d + 1)$),
+        then an active set that re-solves the model on the signed support (SMO or a small interior point) and
+        corrects the pattern until the $\\ell_1$ optimality conditions hold (`l0qsvm.subproblems.solve_l1qsvm`); exact
+        zeros, and robust to badly scaled features. "cvxopt": the reference, cvxopt's interior point on the split QP,
+        then the same kind of polish (`polish_l1_support`).
     tol : float, default=1e-7
-        Absolute, relative and feasibility tolerance of the interior-point solver (cvxopt). Its solution is then
-        polished on its sign pattern with SMO, which gives exact zeros, and kept only if it satisfies the
-        $\\ell_1$ optimality conditions (`l0qsvm.subproblems.polish_l1_support`); a `ConvergenceWarning` means that
-        neither cvxopt converged nor the polished point was certified.
+        "active-set": the $\\ell_1$ optimality residual (`l1_optimality_residual`) the answer must reach. "cvxopt":
+        absolute, relative and feasibility tolerance of cvxopt, whose solution is then polished on its sign pattern
+        and kept only if it satisfies the optimality conditions. A `ConvergenceWarning` means the answer was not
+        certified.
     max_iter : int or None, default=None
-        Iteration cap of the interior-point solver; None uses the solver's own default (200).
+        Iteration cap of cvxopt's interior point ("cvxopt" only); None uses its default (200).
     max_time : float or None, default=None
-        Time budget in seconds for the whole fit (all one-vs-rest surfaces together); the SMO polish stops at it (the interior point runs at most `max_iter` iterations) and a
-        `ConvergenceWarning` says so. None means no limit.
+        Time budget in seconds for the whole fit (all one-vs-rest surfaces together); every solver of the active set
+        (ADMM's SMO, the interior points, the fits on the signed support) stops at it ("cvxopt": the SMO polish stops
+        at it, cvxopt itself runs at most `max_iter` iterations), and a `ConvergenceWarning` says so. None means no
+        limit.
     verbose : int, default=0
         If > 0, a progress bar over the one-vs-rest surfaces.
 
@@ -293,20 +301,25 @@ class L1QSVM(QuadraticSurfaceClassifier):
     """
     _parameter_constraints: dict = {**QuadraticSurfaceClassifier._parameter_constraints,
                                     "lam": [Interval(Real, 0.0, None, closed="left")],
+                                    "solver": [StrOptions({"active-set", "cvxopt"})],
                                     "max_iter": [Interval(Integral, 1, None, closed="left"), None]}
 
-    def __init__(self, C=1.0, lam=1.0, *, tol=1e-7, max_iter=None, max_time=None, verbose=0):
+    def __init__(self, C=1.0, lam=1.0, *, solver="active-set", tol=1e-7, max_iter=None, max_time=None, verbose=0):
         self.C = C
         self.lam = lam
+        self.solver = solver
         self.tol = tol
         self.max_iter = max_iter
         self.max_time = max_time
         self.verbose = verbose
 
     def _fit_binary(self, X, y, deadline=None):
-        return fit_l1qsvm(X, y, C=self.C, lam=self.lam, tol=self.tol, max_iter=self.max_iter, deadline=deadline)
+        return fit_l1qsvm(X, y, C=self.C, lam=self.lam, tol=self.tol, max_iter=self.max_iter, solver=self.solver,
+                          deadline=deadline)
 
     def _stopping_rule(self):
+        if self.solver == "active-set":
+            return dict(cap="the active set", violation="l1 optimality residual", tol=self.tol)
         return dict(cap=_cap("max_iter", self.max_iter), violation="relative duality gap", tol=self.tol)
 
 # %% ../nbs/08_estimators.ipynb #02f679dd
@@ -314,7 +327,8 @@ class L0QSVM(QuadraticSurfaceClassifier):
     """$\\ell_0$-constrained kernel-free quadratic surface SVM ($\\ell_0$-QSVM, LS-$\\ell_0$-QSVM).
 
     Minimises $\\sum_i \\lVert W x_i + b \\rVert^2 + \\mathcal C \\sum_i H(1 - y_i f(x_i))$ subject to
-    $\\lVert [\\mathrm{hvec}(W); b] \\rVert_0 \\le k$ by penalty decomposition (Algorithm 1 of the paper), with
+    $\\lVert [\\mathrm{hvec}(W); b] \\rVert_0 \\le k$ by penalty decomposition (Algorithm 1 of the paper) followed,
+    by default, by a certified search over single swaps of terms (`l0qsvm.swap`), with
     $H(t) = \\max(0, t)$ (hinge) or $H(t) = t^2$ (squared); one-vs-rest for more than two classes, with the same $k$
     for every surface.
 
@@ -342,13 +356,20 @@ class L0QSVM(QuadraticSurfaceClassifier):
         Cap on outer (penalty) iterations; reaching it raises a `ConvergenceWarning`.
     polish : bool, default=True
         Re-solve the convex model on the selected support at the end (kept only if it lowers the objective).
+        With `refine="swap"` the swap search does this anyway.
+    refine : {"swap"} or None, default="swap"
+        "swap": Algorithm 1 runs on the terms a screen ranks first and stops once its support settles, then terms are
+        exchanged between the support and its complement while the objective drops, until no single swap lowers it
+        by more than a relative 1e-5 (`l0qsvm.swap.SWAP_RTOL`), which `swap_certificate_` certifies. None: Algorithm 1
+        exactly as in the paper (on all terms, stopped by criterion (3)), then the polish.
     tol : float, default=1e-4
         Tolerance of the SMO solver of the hinge z-steps (unused by the squared loss, whose z-step is closed form).
         Each z-step's SMO gets a step budget (`l0qsvm.subproblems.smo_step_budget`); when it is spent (badly scaled
         data), that z-step and the rest of the fit use the primal interior-point route.
     max_time : float or None, default=None
         Time budget in seconds for the whole fit (all one-vs-rest surfaces together): Algorithm 1 stops at it, as
-        does the solver of the z-step under way, and a `ConvergenceWarning` says so. None means no limit.
+        does the solver of the z-step under way and (with `refine="swap"`) the swap search, and a `ConvergenceWarning`
+        says so. None means no limit.
     verbose : int, default=0
         If > 0, progress bars over the one-vs-rest surfaces and over the outer iterations of each fit (with
         $\\rho$, $\\lVert z - u \\rVert_\\infty$ and the objective).
@@ -374,7 +395,8 @@ class L0QSVM(QuadraticSurfaceClassifier):
     n_iter_ : ndarray of shape (S,)
         Number of z-steps (step 6 of Algorithm 1) per surface, over all inner and outer iterations.
     history_ : list of S dicts
-        Per surface, the fit history, one entry per z-step: `objective` (model objective at $(z, c)$), `q`
+        Per surface, the history of Algorithm 1 (with `refine="swap"`: on its working set, whose indices are under
+        `working_set`), one entry per z-step: `objective` (model objective at $(z, c)$), `q`
         ($q_\\rho(z, c, u)$), `z_minus_u_inf` ($\\lVert z - u \\rVert_\\infty$), `rho` ($\\rho^{(j)}$), `outer` ($j$),
         `inner` ($l$); and `restarts`, `upsilon` ($\\Upsilon$), `objective_unpolished`.
     certificate_ : list of S dicts
@@ -382,6 +404,11 @@ class L0QSVM(QuadraticSurfaceClassifier):
         of each condition, the `tol` they are checked against, the `support` $\\mathcal L$ and whether it `passed`.
     support_ : list of S ndarrays
         Per surface, the index set $\\mathcal L$ ($|\\mathcal L| = \\min(k, d)$) of $z$ allowed to be non-zero.
+    swap_certificate_ : list of S dicts or None
+        Per surface (with `refine="swap"`), the swap certificate: whether it `passed` (no single exchange of a term of
+        $\\mathcal L$ for one outside lowers the objective by more than `rtol` relative), the number of swaps checked
+        (`n_pairs`), how many were settled by a duality bound without a fit (`by_bound`) or by their own fit
+        (`by_fit`), the `worst` relative margin, and the `n_swaps` made; None per surface with `refine=None`.
     term_names_ : list of str, length d
         Readable names of the monomials of $z$.
     active_terms_ : list of S lists of str
@@ -396,10 +423,11 @@ class L0QSVM(QuadraticSurfaceClassifier):
                                     "eps_outer": [Interval(Real, 0.0, None, closed="neither")],
                                     "max_inner": [Interval(Integral, 1, None, closed="left")],
                                     "max_outer": [Interval(Integral, 1, None, closed="left")],
-                                    "polish": ["boolean"]}
+                                    "polish": ["boolean"],
+                                    "refine": [StrOptions({"swap"}), None]}
 
     def __init__(self, k=None, *, C=1.0, loss="hinge", rho0=None, beta=5.0, eps_inner=1e-4, eps_outer=1e-3,
-                 max_inner=100, max_outer=50, polish=True, tol=1e-4, max_time=None, verbose=0):
+                 max_inner=100, max_outer=50, polish=True, refine="swap", tol=1e-4, max_time=None, verbose=0):
         self.k = k
         self.C = C
         self.loss = loss
@@ -410,6 +438,7 @@ class L0QSVM(QuadraticSurfaceClassifier):
         self.max_inner = max_inner
         self.max_outer = max_outer
         self.polish = polish
+        self.refine = refine
         self.tol = tol
         self.max_time = max_time
         self.verbose = verbose
@@ -422,15 +451,18 @@ class L0QSVM(QuadraticSurfaceClassifier):
         try:
             return fit_l0qsvm(X, y, k, C=self.C, loss=self.loss, rho0=self.rho0, beta=self.beta,
                               eps_inner=self.eps_inner, eps_outer=self.eps_outer, max_inner=self.max_inner,
-                              max_outer=self.max_outer, polish=self.polish, tol=self.tol,
+                              max_outer=self.max_outer, polish=self.polish, tol=self.tol, refine=self.refine,
                               callback=progress if bar is not None else None, deadline=deadline)
         finally:
             if bar is not None: bar.close()
 
     def _stopping_rule(self):
+        if self.refine == "swap":
+            return dict(cap="the swap search", violation="relative decrease of the best unsettled swap", tol=SWAP_RTOL)
         return dict(cap=f"max_outer={self.max_outer}", violation="‖z − u‖∞", tol=self.eps_outer)
 
     def _store_extras(self, fits):
         self.history_ = [f.history for f in fits]
         self.certificate_ = [f.certificate for f in fits]
         self.support_ = [np.asarray(f.support) for f in fits]
+        self.swap_certificate_ = [f.swap for f in fits]

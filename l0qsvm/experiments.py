@@ -189,8 +189,8 @@ register_model("quad-kernel", ModelSpec("Quad. kernel", lambda C, gamma, coef0: 
                                         gamma=gamma, coef0=coef0), draw_quad_kernel))
 register_model("qsvm", ModelSpec("QSVM", lambda C: QSVM(C=C), draw_qsvm))
 register_model("l1-qsvm", ModelSpec("L1-QSVM", lambda C, lam: L1QSVM(C=C, lam=lam), draw_l1qsvm))
-register_model("l0-qsvm", ModelSpec("L0-QSVM", lambda C, k: L0QSVM(k=k, C=C), draw_l0qsvm))
-register_model("ls-l0-qsvm", ModelSpec("LS-L0-QSVM", lambda C, k: L0QSVM(k=k, C=C, loss="squared"), draw_l0qsvm))
+register_model("l0-qsvm", ModelSpec("L0-QSVM", lambda C, k: L0QSVM(k=k, C=C, refine=None), draw_l0qsvm))   # Algorithm 1
+register_model("ls-l0-qsvm", ModelSpec("LS-L0-QSVM", lambda C, k: L0QSVM(k=k, C=C, loss="squared", refine=None), draw_l0qsvm))
 register_model("klr", ModelSpec("KLR", lambda C: KLR(C=C), draw_qsvm))                     # RBF kernel, gamma "scale"
 register_model("sklr", ModelSpec("S-KLR", lambda C, lam: SparseKLR(C=C, lam=lam), draw_sklr))
 

@@ -78,6 +78,8 @@ def test_smo_solve_refuses_nan_in_p():
 
 
 # 4. The ConvergenceWarning blamed max_outer with a violation below tolerance; the failed certificate was not named.
+#    (The default fit runs Algorithm 1 then the swap search: the time budget is named there too; max_outer is a cap of
+#    Algorithm 1 as printed, refine=None.)
 def test_l0qsvm_warning_names_the_real_cause():
     X, y = hostile(1e5)
     with pytest.warns(ConvergenceWarning) as record, time_limit(60):
@@ -88,7 +90,12 @@ def test_l0qsvm_warning_names_the_real_cause():
     assert "but the solver reported failure" not in message
     with pytest.warns(ConvergenceWarning, match=r"the outer loop reached max_outer=1 with ‖z − u‖∞ = .* > eps_outer="
                                                 r"1e-12; Lu-Zhang certificate passed"):
-        L0QSVM(k=2, C=10, max_outer=1, eps_outer=1e-12).fit(*hostile(1.0))
+        L0QSVM(k=2, C=10, max_outer=1, eps_outer=1e-12, refine=None).fit(*hostile(1.0))
+    with pytest.warns(ConvergenceWarning) as record, time_limit(60):
+        warnings.simplefilter("ignore", FeatureScaleWarning)
+        L0QSVM(k=4, C=10, max_time=1e-3, refine=None).fit(X, y)
+    message = str(record[0].message)
+    assert "time budget ran out" in message and "Lu-Zhang certificate" in message and "max_time" in message
 
 
 # 5. Bad CLI arguments printed tracebacks (after minutes of cross-validation for --k 0) instead of a usage error.

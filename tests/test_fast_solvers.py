@@ -1,0 +1,38 @@
+"""The default solvers of L1QSVM and L0QSVM against their references, at the estimator level.
+
+L1QSVM: the active set (default) and the cvxopt route reach the same objective and the same exact zeros.
+L0QSVM: the default (Algorithm 1 on screened terms + the swap search) never ends above Algorithm 1 as printed
+(`refine=None`), carries both certificates, and `refine=None` carries no swap certificate.
+"""
+import numpy as np
+import pytest
+
+from l0qsvm import L0QSVM, L1QSVM
+
+
+def problem(seed, m=80, n=4):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((m, n))
+    y = np.where(X[:, 0] ** 2 - 1 + X[:, 1] * X[:, -1] + 0.5 * rng.standard_normal(m) > 0, "a", "b")
+    return X, y
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_l1qsvm_active_set_matches_cvxopt(seed):
+    X, y = problem(seed)
+    lam = [0.1, 1.0, 3.0, 10.0][seed]
+    new, ref = L1QSVM(C=2.0, lam=lam).fit(X, y), L1QSVM(C=2.0, lam=lam, solver="cvxopt").fit(X, y)
+    np.testing.assert_allclose(new.objective_, ref.objective_, rtol=1e-6)
+    n = X.shape[1]
+    np.testing.assert_array_equal(new.z_[:, :-n] == 0, ref.z_[:, :-n] == 0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_l0qsvm_swap_never_worse_than_algorithm_1(seed):
+    X, y = problem(10 + seed, m=120, n=5)
+    k, C = [2, 3, 5, 8][seed], [1.0, 10.0, 1.0, 10.0][seed]
+    swap, paper = L0QSVM(k, C=C).fit(X, y), L0QSVM(k, C=C, refine=None).fit(X, y)
+    assert swap.objective_[0] <= paper.objective_[0] * (1 + 1e-7)
+    assert swap.swap_certificate_[0]["passed"] and swap.certificate_[0]["passed"]
+    assert np.count_nonzero(swap.z_) <= k
+    assert paper.swap_certificate_ == [None]
