@@ -80,7 +80,7 @@ GROUPS = [
         S(r"$G$", r"the Gram matrix of the regulariser: $\tfrac12z^\top Gz = \sum_i\lVert Wx_i + b\rVert^2$", "`gram_matrix`",
           "index", L + "G" + E),
         S(r"$\Sigma$, $\mu$", r"the second and first moments, $X^\top X$ and $X^\top\mathbf 1$, that $G$ is built from",
-          "`second_moments`", "01_features", r"\\Sigma" + E, r"\\mu" + E),
+          "`second_moments`", "01_features", r"\\Sigma" + E, r"\\mu(?![A-Za-z_])"),
         S(r"$\mathbf 1$", r"the vector of ones", "", "01_features", r"\\mathbf\s*\{?1"),
     ]),
     ("Models and the convex subproblems", [
@@ -92,6 +92,8 @@ GROUPS = [
           "02_subproblems", r"\\xi" + E),
         S(r"$F(z, c)$", r"the primal objective $\tfrac12z^\top Gz + \mathcal C\sum_i\ell(1 - y_i(z^\top r_i + c))$",
           "`primal_objective`, `objective`", "02_subproblems", L + "F" + E),
+        S(r"$F^\star$, $F^\star(\mathcal S)$", r"an optimal value of $F$; the optimal value with $z$ restricted to the support $\mathcal S$",
+          "`support_fit(...).UB`", "02_subproblems", r"F\^\{?\\star"),
         S(r"$\lambda$", r"the sparsity weight of a convex sparse model, larger for a sparser model: $\lambda\lVert w\rVert_1$ in "
           r"$\ell_1$-QSVM (the paper's $\mathcal C_1$), $-\lambda\sum_i\alpha_i$ in the dual of S-KLR", "`lam`", "index",
           r"\\lambda" + E),
@@ -99,18 +101,31 @@ GROUPS = [
           r"pulls $z$ towards", "`rho`, `u`", "02_subproblems", r"\\rho" + E, L + "u" + E),
         S(r"$\alpha$, $\alpha_i$", r"the dual variables, one per training point (the multipliers of the margin constraints)",
           "`alpha`, `alpha_`", "02_subproblems", r"\\alpha" + E),
-        S(r"$\bar\alpha_i$", r"the multiplier of $\xi_i\ge0$", "", "02_subproblems", r"\\bar\s*\{?\\alpha"),
+        S(r"$\bar\alpha$, $\bar\alpha_i$", r"the multipliers of $\xi_i\ge0$", "", "02_subproblems", r"\\bar\s*\{?\\alpha"),
         S(r"$Q$, $p$", r"the quadratic and the linear term of a dual, $\tfrac12\alpha^\top Q\alpha + p^\top\alpha$",
           "`Q`, `p`, `LowRankQ`, `KernelQ`", "02_subproblems", L + "Q" + E, L + "p" + E),
         S(r"$\mathcal S$", r"a support: the indices of the entries of $z$ allowed to be nonzero (of the $\ell_1$ polish, of a "
           r"candidate of the swap search)", "`S`, `support`", "02_subproblems", r"\\mathcal\s*\{?S"),
         S(r"$U$, $\kappa_j$", r"the eigenvectors and the eigenvalues of $G$: $G = U\,\mathrm{diag}(\kappa)\,U^\top$",
           "`SpectralGram.U`, `SpectralGram.eigvals`", "02_subproblems", L + "U" + E, r"\\kappa" + E),
+        S(r"$\tilde R$", r"the rotated features $RU$", "`SpectralGram.RU`", "02_subproblems", r"\\tilde\s*\{?R"),
+        S(r"$N_G$, $N$", r"the Jacobi scaling $\mathrm{diag}(G)^{-1/2}$; the balanced scaling of the terms, the diagonal with "
+          r"$N_{jj} = (G_{jj} + \mathcal C\lVert R_{:j}\rVert^2)^{1/2}$", "`SpectralGram.scale`", "02_subproblems", L + r"N(?![A-Za-z])"),
+        S(r"$G_{\rm sq}$, $R_{\rm c}$, $y_{\rm c}$", r"the matrix $G + 2\mathcal CR_{\rm c}^\top R_{\rm c}$ of the squared loss with $c$ "
+          r"eliminated; the centred $R$ and $y$", "`SquaredSystem`", "02_subproblems", r"G_\{\\rm sq", r"R_\{\\rm c"),
+        S(r"$\hat R$, $\hat G$, $\hat p$, $\hat z$", r"the primal of the interior point: its rows $y_i(r_{i\mathcal S}, 1)$, quadratic term "
+          r"($G_{\mathcal S\mathcal S}$, $+\rho I$ in a z-step, $G_{\rm sq}$ for the squared loss), linear term, variables $(z_{\mathcal S}, c)$",
+          "`solve_hinge_ip`", "02_subproblems", r"\\hat\s*\{?[RGpz]"),
+        S(r"$\mathrm{UB}$, $\mathrm{LB}$", r"an upper and a lower bound on an optimal value (a feasible point's value, a dual value)",
+          "`HingeIP.UB`, `HingeIP.LB`, `SwapBounds.lb`", "02_subproblems", r"\\mathrm\s*\{[UL]B\}"),
+        S(r"$\Pi$, $z_\pm$", r"the split of $\ell_1$-QSVM: $z = \Pi z_\pm$ with $z_\pm = [w^+; w^-; b]$", "", "02_subproblems", r"\\Pi(?![A-Za-z])"),
+        S(r"$\Gamma$, $\bar z$, $\Theta$", r"ADMM's diagonal weights, the copy of $z$ that carries the $\ell_1$ term, the scaled multiplier",
+          "`L1ADMM`", "02_subproblems", r"\\Gamma(?![A-Za-z])", r"\\Theta(?![A-Za-z])"),
     ]),
     ("SMO", [
         S(r"$\Phi(\alpha)$, $\nabla\Phi$", r"the objective of a dual that SMO minimises, $\tfrac12\alpha^\top Q\alpha + p^\top\alpha$ "
           r"$[+\sum_i\psi(\alpha_i)]$; its gradient", "`grad` (`03_smo_basics`); `G`, LIBSVM's name, in the compiled code of `04_smo`",
-          "03_smo_basics", r"\\Phi(?![A-Za-z_]|\^\{?\\star)"),
+          "02_subproblems", r"\\Phi(?![A-Za-z_]|\^\{?\\star)"),
         S(r"$I_{up}(\alpha)$, $I_{low}(\alpha)$", r"the indices $t$ whose $y_t\alpha_t$ may still move up, down",
           "`up_low`; the status bits `UP`, `LOW`", "03_smo_basics", r"I_\{?(up|low)"),
         S(r"$m(\alpha)$, $M(\alpha)$", r"the largest score $-y_t\nabla_t\Phi$ over $I_{up}$ and the smallest over $I_{low}$ "
@@ -157,7 +172,7 @@ GROUPS = [
     ]),
     ("Sparse kernel logistic regression", [
         S(r"$\sigma(t)$", r"the logistic function $1/(1 + e^{-t})$: $\Pr(y = +1\mid x) = \sigma(f(x))$", "`sigmoid`", "05_sklr",
-          r"\\sigma" + E),
+          r"\\sigma(?![A-Za-z_])"),
         S(r"$g(\zeta)$, $\zeta_i$", r"the logistic loss $\log(1 + e^\zeta)$; its argument at training point $i$ (the paper's $\xi_i$)",
           "`nll`", "05_sklr", L + r"g(?![A-Za-z_])", r"\\zeta" + E),
         S(r"$\varphi(x)$, $\omega$", r"a feature map of the kernel, $K(x, x') = \varphi(x)\cdot\varphi(x')$; the weight vector of "
@@ -170,8 +185,8 @@ GROUPS = [
           "`positive_row_sums`, `lambda_bound_printed`", "05_sklr", r"Q\^\{?\+", L + "B_"),
     ]),
     ("Algorithm 1, the penalty decomposition", [
-        S(r"$q_\rho(z, c, u)$", r"the penalty function $F(z, c) + \tfrac\rho2\lVert z - u\rVert^2$", '`history["q"]`',
-          "06_penalty", L + r"q_\{?\\rho"),
+        S(r"$q_\rho(z, c, u)$", r"the penalty function $F(z, c) + \tfrac\rho2\lVert z - u\rVert^2$ of Algorithm 1", '`history["q"]`',
+          "02_subproblems", L + r"q_\{?\\rho"),
         S(r"$\rho^{(0)}$, $\rho^{(j)}$, $\beta$", r"the first penalty weight; the weight of outer iteration $j$; the factor it grows by",
           "`rho0`, `rho`, `beta`", "06_penalty", r"\\beta" + E),
         S(r"$\epsilon_I$, $\epsilon_O$", r"the tolerances of the inner criterion (2) and of the outer criterion (3)",
@@ -194,7 +209,7 @@ RETIRED = [
      r"the box gap is $\eta$ ($\gamma$ is the width of the kernel)"),
     (r"\\Lambda|\\lambda_j|\\lambda_\{?\\max", r"the eigenvalues of $G$ are $\kappa_j$ ($\lambda$ is the sparsity weight)"),
     (L + r"H_i|" + L + r"M_i", r"$J_i$ is the matrix of $Wx_i + b$ ($H$ is the entropy, $M(\alpha)$ a bound of SMO)"),
-    (r"\\mathrm\s*\{?H\}?\s*\(", r"the loss is $\ell(t)$ ($H$ is the entropy)"),
+    (r"\\mathrm\s*\{?H\}?\s*(\\[bB]igl?)?\s*\(", r"the loss is $\ell(t)$ ($H$ is the entropy)"),
     (r"n_\{?\\pm", r"class sizes are $m_\pm$ ($n$ is the number of features)"),
     (r"\\beta\s*y_|\\beta\s*\\ge\s*0|\\nu\s*\+\s*\\beta", r"the multiplier of $y^\top\alpha = 0$ is the intercept $c$, the one "
      r"of $\theta\ge0$ is $\chi_\theta$ ($\beta$ is the growth factor of Algorithm 1)"),
