@@ -196,6 +196,19 @@ GROUPS = [
         S(r"$\mathcal J$, $\mathcal L$", r"the $k$ indices the $u$-step keeps; the support of the returned point", "`support`",
           "06_penalty", r"\\mathcal\s*\{?[JL]"),
     ]),
+    ("The swap search", [
+        S(r"$\mathcal A$, $\mathcal B$", r"the current support of the swap search; a support one term away from it",
+          "`support`, `A`", "06a_swap", r"\\mathcal\s*\{?[AB](?![A-Za-z])"),
+        S(r"$\hat v$, $\Psi_{\mathcal S}(\hat v)$", r"the linear term of the restricted dual, $R^\top Y\alpha$ (hinge) or "
+          r"$2\mathcal CR_{\rm c}^\top y_{\rm c}$ (squared); the quadratic form $\hat v_{\mathcal S}^\top\hat G_{\mathcal S\mathcal S}^{-1}"
+          r"\hat v_{\mathcal S}$", "`v`", "06a_swap", r"\\hat\s*\{?v", r"\\Psi(?![A-Za-z])"),
+        S(r"$\Xi$, $z^{\mathcal A}$", r"$\hat G_{\mathcal A\mathcal A}^{-1}$; the $z_{\mathcal A}$ that $\alpha$ implies, "
+          r"$\Xi\hat v_{\mathcal A}$", "`SwapBounds.P`, `w`", "06a_swap", r"\\Xi(?![A-Za-z])", r"z\^\{?\\mathcal\s*\{?A"),
+        S(r"$\hat g$, $\hat T$, $\hat s_j$", r"the gradient of the Lagrangian $\hat G_{:\mathcal A}z^{\mathcal A} - \hat v$; "
+          r"$\hat G_{:\mathcal A}\Xi$; the Schur complement of term $j$", "`g`, `T`, `s`", "06a_swap", r"\\hat\s*\{?[gTs](?![A-Za-z])"),
+        S(r"$\mathrm{LB}_{ij}$, $F_{\rm thr}$", r"the lower bound on $F^\star(\mathcal A - i + j)$; the value a swap must go below",
+          "`SwapBounds.lb`, `thr`", "06a_swap", r"\\mathrm\s*\{LB\}_", r"F_\{\\rm\s*thr"),
+    ]),
 ]
 
 # Old notations that must not come back: (pattern searched in the notebooks' math, what to write instead)
