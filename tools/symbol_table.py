@@ -118,6 +118,10 @@ GROUPS = [
           "`solve_hinge_ip`", "02_subproblems", r"\\hat\s*\{?[RGpz]"),
         S(r"$\mathrm{UB}$, $\mathrm{LB}$", r"an upper and a lower bound on an optimal value (a feasible point's value, a dual value)",
           "`HingeIP.UB`, `HingeIP.LB`, `SwapBounds.lb`", "02_subproblems", r"\\mathrm\s*\{[UL]B\}"),
+        S(r"$\varsigma$, $\Omega$", r"the interior point's margin surpluses $\hat R\hat z + \xi - \mathbf 1$; the positive diagonal of its "
+          r"reduced Newton system (with its parts $\Omega_1$, $\Omega_2$)", "", "02_subproblems", r"\\varsigma" + E, r"\\Omega" + E),
+        S(r"$\Delta$", r"the change of a quantity in one step: $\Delta\alpha_i$, $\Delta\hat z$, $\Delta\lambda$", "", "02_subproblems",
+          r"\\Delta" + E),
         S(r"$\Pi$, $z_\pm$", r"the split of $\ell_1$-QSVM: $z = \Pi z_\pm$ with $z_\pm = [w^+; w^-; b]$", "", "02_subproblems", r"\\Pi(?![A-Za-z])"),
         S(r"$\Gamma$, $\bar z$, $\Theta$", r"ADMM's diagonal weights, the copy of $z$ that carries the $\ell_1$ term, the scaled multiplier",
           "`L1ADMM`", "02_subproblems", r"\\Gamma(?![A-Za-z])", r"\\Theta(?![A-Za-z])"),
