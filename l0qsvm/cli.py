@@ -100,7 +100,8 @@ def _cmd_algebra(args):
     from sklearn.datasets import load_iris
     rep = algebra_report(load_iris().data, seed=args.seed)
     print(f"iris: m={rep['m']} samples, n={rep['n']} features -> d = n(n+1)/2 + n = {rep['d']} parameters z = [hvec(W); b]")
-    print(f"features R: {rep['R_shape']} in {rep['seconds_features']*1e3:.2f} ms;  G: {rep['G_shape']} in {rep['seconds_gram']*1e3:.2f} ms")
+    if args.timings: print(f"features R: {rep['R_shape']} in {rep['seconds_features']*1e3:.2f} ms;  G: {rep['G_shape']} in {rep['seconds_gram']*1e3:.2f} ms")
+    else: print(f"features R: {rep['R_shape']};  G: {rep['G_shape']}")
     print(f"z.r_i + c == 1/2 x_i'W x_i + b'x_i + c          relative error {rep['surface_error']:.1e}")
     print(f"1/2 z'G z == sum_i ||W x_i + b||^2              relative error {rep['gram_error']:.1e}")
     print(f"smallest eigenvalue of G: {rep['G_min_eigenvalue']:.4g} (> 0: the samples affinely span R^n)")
@@ -111,10 +112,11 @@ def _cmd_algebra(args):
 def _cmd_demo(args):
     rep = demo_report(C=args.C, ks=tuple(args.k), n_splits=args.folds, seed=args.seed, progress=not args.quiet)
     print(f"iris (150 samples, 4 features, 3 classes), stratified {args.folds}-fold cross-validation, C={args.C}")
-    print(f"{'model':<22}{'accuracy':>18}{'seconds':>10}")
+    print(f"{'model':<22}{'accuracy':>18}" + (f"{'seconds':>10}" if args.timings else ""))
     for name, s in rep["scores"].items():
         note = f"  ({s['warnings']} convergence warnings)" if s["warnings"] else ""
-        print(f"{name:<22}{s['mean']:>10.3f} ± {s['std']:.3f}{s['seconds']:>10.2f}{note}")
+        seconds = f"{s['seconds']:>10.2f}" if args.timings else ""
+        print(f"{name:<22}{s['mean']:>10.3f} ± {s['std']:.3f}{seconds}{note}")
     print(f"\nL0-QSVM (k={rep['k']}) fitted on all of iris, one surface per class (one-vs-rest, standardised features):")
     print(rep["equation"])
     return 0
@@ -130,9 +132,11 @@ def main(argv=None # arguments (default: sys.argv[1:])
     p.add_argument("--folds", type=int_in(2, 50), default=5, help="number of cross-validation folds, 2 to 50 (default 5)")
     p.add_argument("--seed", type=int_in(0), default=0, help="seed >= 0 of the fold split")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--no-timings", dest="timings", action="store_false", help="leave out the seconds (reproducible output)")
     p.set_defaults(func=_cmd_demo)
     p = sub.add_parser("algebra", help="check the quadratic-surface identities on iris")
     p.add_argument("--seed", type=int_in(0), default=0, help="seed >= 0 of the random test surface")
+    p.add_argument("--no-timings", dest="timings", action="store_false", help="leave out the milliseconds (reproducible output)")
     p.set_defaults(func=_cmd_algebra)
     from l0qsvm.experiments import add_reproduce_parser  # `l0qsvm reproduce`: the paper's Table 1 (12_experiments)
     add_reproduce_parser(sub)

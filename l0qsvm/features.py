@@ -27,7 +27,7 @@ def n_features_from_params(d:int # length of z
 
 def term_scale(n:int # number of input features
               )->np.ndarray: # (d,): 1/2 for the square terms, 1 for cross and linear terms
-    "Weights $\\omega$ with $r(x)_t = \\omega_t \\cdot \\mathrm{monomial}_t(x)$; the monomial coefficient of $z_t$ is $\\omega_t z_t$."
+    "The weight of each feature: $r(x)_t$ = weight$_t$ times the monomial $t$ of $x$, so the monomial coefficient of $z_t$ is weight$_t\\cdot z_t$."
     rows, cols = hvec_indices(n)
     return np.concatenate([np.where(rows == cols, 0.5, 1.0), np.ones(n)])
 
@@ -95,5 +95,5 @@ def gram_from_moments(Sigma, # X^T X, shape (n, n)
 
 def gram_matrix(X # data, shape (m, n)
                )->np.ndarray: # G, shape (d, d), with z^T G z / 2 == sum_i ||W x_i + b||^2
-    "The matrix $G = 2\\sum_i H_i^\\top H_i$ of the QSVM regulariser, built from second moments in $O(mn^2 + d^2)$."
+    "The matrix $G = 2\\sum_i J_i^\\top J_i$ of the QSVM regulariser, built from second moments in $O(mn^2 + d^2)$."
     return gram_from_moments(*second_moments(X))

@@ -29,7 +29,7 @@ def check_label_types(y # class labels as given by the user (list, array, Series
                          "give every label the same type")
 
 def encode_labels(y # class labels, shape (m,), any type scikit-learn accepts as classes
-                 )->tuple: # (classes, y_idx): sorted unique labels (K,) and indices into them (m,)
+                 )->tuple: # (classes, y_idx): sorted unique labels (n_classes,) and indices into them (m,)
     "Sorted classes and the index of each sample's class; `ValueError` for continuous targets, mixed types or fewer than 2 classes."
     check_label_types(y)
     check_classification_targets(y)
@@ -39,15 +39,15 @@ def encode_labels(y # class labels, shape (m,), any type scikit-learn accepts as
     return classes, y_idx
 
 # %% ../nbs/07_multiclass.ipynb #555d51ac
-def n_surfaces(n_classes:int # K, number of classes (>= 2)
+def n_surfaces(n_classes:int # |𝒴|, number of classes (>= 2)
               )->int: # S, number of one-vs-rest surfaces
     "Number of surfaces one-vs-rest fits: one for two classes, one per class otherwise."
     return 1 if n_classes == 2 else n_classes
 
 def ovr_targets(y_idx, # class indices, shape (m,)
-                n_classes:int # K
+                n_classes:int # |𝒴|, number of classes
                )->np.ndarray: # Y, shape (S, m), entries -1.0/+1.0
-    "The $\\pm1$ targets of each binary problem: row $s$ is $+1$ on class $s$ (on class 1 when $K = 2$), $-1$ elsewhere."
+    "The $\\pm1$ targets of each binary problem: row $s$ is $+1$ on class $s$ (on class 1 for two classes), $-1$ elsewhere."
     y_idx = np.asarray(y_idx)
     positive = [1] if n_classes == 2 else range(n_classes)
     return np.stack([np.where(y_idx == k, 1.0, -1.0) for k in positive])
@@ -56,7 +56,7 @@ def ovr_targets(y_idx, # class indices, shape (m,)
 def fit_ovr(fit_binary, # callable (X, y) -> result, y in {-1, +1}^m
             X, # training data, shape (m, n), passed through unchanged
             y_idx, # class indices, shape (m,), from `encode_labels`
-            n_classes:int, # K
+            n_classes:int, # |𝒴|, number of classes
             *,
             progress:bool=False, # show a tqdm bar over the surfaces
             desc:str="one-vs-rest", # label of the progress bar
@@ -77,21 +77,21 @@ def ovr_decision(D # decision values, shape (m, S)
     D = np.asarray(D, dtype=float)
     return D[:, 0] if D.shape[1] == 1 else D
 
-def ovr_predict(classes, # the K sorted labels
-                D # decision values from `ovr_decision`, shape (m,) or (m, K)
+def ovr_predict(classes, # the sorted labels
+                D # decision values from `ovr_decision`, shape (m,) or (m, n_classes)
                )->np.ndarray: # predicted labels, shape (m,)
     "Labels from decision values: `classes[1]` where $f > 0$ for two classes, the arg-max surface otherwise."
     classes, D = np.asarray(classes), np.asarray(D)
     return classes[(D > 0).astype(int)] if D.ndim == 1 else classes[np.argmax(D, axis=1)]
 
 # %% ../nbs/07_multiclass.ipynb #cd8f217e
-def surface_labels(classes # the K sorted labels
+def surface_labels(classes # the sorted class labels
                   )->list: # the S labels whose surfaces are fitted, in surface order
     "The positive class of each surface: `[classes[1]]` for two classes, all classes otherwise."
     return [classes[1]] if len(classes) == 2 else list(classes)
 
-def surface_index(classes, # the K sorted labels
-                  class_=None # a label of `classes`; may be None only when K == 2
+def surface_index(classes, # the sorted class labels
+                  class_=None # a label of `classes`; may be None only for two classes
                  )->tuple: # (s, sign): surface index and +1/-1
     "Which surface (and with which sign) gives the decision function of `class_`."
     classes = list(classes)
@@ -105,7 +105,7 @@ def surface_index(classes, # the K sorted labels
 
 # %% ../nbs/07_multiclass.ipynb #94af3d7d
 def warn_if_not_converged(results, # the S results of `fit_ovr`, each with `.converged` and `.gap` (and `.cause`, `.status`)
-                          classes, # the K sorted labels
+                          classes, # the sorted class labels
                           *,
                           solver:str, # name used in the message, e.g. "QSVM"
                           cap:str, # the cap that stops the solver, e.g. "max_iter=100"

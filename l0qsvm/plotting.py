@@ -73,7 +73,7 @@ def plot_decision_surface(estimator, # fitted classifier (or Pipeline) on these 
                           title=None, # axes title (default: estimator name, and what the other features are fixed to)
                           figsize=(6.4, 4.8)
                          ): # matplotlib Figure
-    "Data of two features with the learned surface $f = 0$ (each $f_s = 0$ for $K > 2$) and the predicted regions."
+    "Data of two features with the learned surface $f = 0$ (each $f_s = 0$ with more than two classes) and the predicted regions."
     from matplotlib.lines import Line2D
     from matplotlib.colors import ListedColormap
     Xa = np.asarray(X, dtype=float); y = np.asarray(y)

@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['nll', 'sigmoid', 'klr_primal', 'sklr_primal', 'solve_sklr_primal', 'sklr_lagrangian', 'sklr_kkt_residuals',
-           'entropy_G', 'dual_objective', 'dual_gradient', 'index_sets', 'violation', 'pair_model', 'select_pair',
+           'entropy_H', 'dual_objective', 'dual_gradient', 'index_sets', 'violation', 'pair_model', 'select_pair',
            'decision_values', 'paper_start', 'lambda_bound_printed', 'lambda_all_upper', 'lambda_bound_from_rows',
            'lambda_bound', 'lambda_grid']
 
@@ -14,9 +14,9 @@ from scipy.optimize import minimize
 from scipy.special import expit, xlogy
 
 # %% ../nbs/05_sklr.ipynb #b3b3d7cd
-def nll(xi): # the loss argument ξ, array-like
-    "$g(\\xi) = \\log(1 + e^{\\xi})$, computed without overflow."
-    return np.logaddexp(0.0, xi)
+def nll(zeta): # the loss argument ζ, array-like
+    "$g(\\zeta) = \\log(1 + e^{\\zeta})$, computed without overflow."
+    return np.logaddexp(0.0, zeta)
 
 def sigmoid(t): # array-like
     "$\\sigma(t) = 1/(1 + e^{-t})$."
@@ -24,88 +24,88 @@ def sigmoid(t): # array-like
 
 def klr_primal(K:np.ndarray,   # (m, m) kernel matrix
                y:np.ndarray,   # (m,) labels ±1
-               coef:np.ndarray,# (m,) representer coefficients c, w = Σ c_j z_j
-               b:float,        # the paper's offset: f = Kc − b
+               coef:np.ndarray,# (m,) representer coefficients α̃: ω = Σ_j α̃_j φ(x_j)
+               c:float,        # the intercept: f = Kα̃ + c (the paper's offset is −c)
                C:float,        # loss weight
-              )->float:        # ½ cᵀKc + C Σ g(−y_i f_i)
+              )->float:        # ½ α̃ᵀKα̃ + C Σ g(−y_i f_i)
     "The KLR primal objective in representer form."
-    f = K @ coef - b
+    f = K @ coef + c
     return float(0.5 * coef @ K @ coef + C * np.sum(nll(-y * f)))
 
 # %% ../nbs/05_sklr.ipynb #610868f2
 def sklr_primal(K:np.ndarray,   # (m, m) kernel matrix
                 y:np.ndarray,   # (m,) labels ±1
-                coef:np.ndarray,# (m,) representer coefficients c
-                b:float,        # the paper's offset: f = Kc − b
-                rho:float,      # the shift ρ ≥ 0
+                coef:np.ndarray,# (m,) representer coefficients α̃
+                c:float,        # the intercept: f = Kα̃ + c
+                theta:float,    # the shift θ ≥ 0 (the paper's ρ)
                 C:float,        # loss weight
-                nu:float,       # reward ν of ρ
-               )->float:        # ½ cᵀKc + C Σ g(ρ − y_i f_i) − νρ
-    "The S-KLR primal objective (8) with $\\xi$ eliminated, in representer form."
-    f = K @ coef - b
-    return float(0.5 * coef @ K @ coef + C * np.sum(nll(rho - y * f)) - nu * rho)
+                nu:float,       # reward ν of θ
+               )->float:        # ½ α̃ᵀKα̃ + C Σ g(θ − y_i f_i) − νθ
+    "The S-KLR primal objective (8) with $\\zeta$ eliminated, in representer form."
+    f = K @ coef + c
+    return float(0.5 * coef @ K @ coef + C * np.sum(nll(theta - y * f)) - nu * theta)
 
 def _primal_grad(K, y, z, C, nu):
-    "Gradient of `sklr_primal` in z = (c, b, ρ)."
-    coef, b, rho = z[:-2], z[-2], z[-1]
-    a = C * sigmoid(rho - y * (K @ coef - b))          # C g'(ξ_i)
-    return np.r_[K @ coef - K @ (a * y), np.sum(a * y), a.sum() - nu]
+    "Gradient of `sklr_primal` in z = (α̃, c, θ)."
+    coef, c, theta = z[:-2], z[-2], z[-1]
+    a = C * sigmoid(theta - y * (K @ coef + c))        # C g'(ζ_i)
+    return np.r_[K @ coef - K @ (a * y), -np.sum(a * y), a.sum() - nu]
 
 def solve_sklr_primal(K, y, C, nu):
-    "The S-KLR primal (8) by L-BFGS-B in (c, b, ρ ≥ 0), whitened: an independent reference for small m. Returns (c, b, ρ, value)."
+    "The S-KLR primal (8) by L-BFGS-B in (α̃, c, θ ≥ 0), whitened: an independent reference for small m. Returns (α̃, c, θ, value)."
     s, V = np.linalg.eigh(K)
     keep = s > 1e-12 * s.max()
-    W = V[:, keep] * np.sqrt(s[keep])                  # K = W Wᵀ: c = V S^{-1/2} u gives Kc = W u, cᵀKc = uᵀu
+    W = V[:, keep] * np.sqrt(s[keep])                  # K = W Wᵀ: α̃ = V S^{-1/2} u gives Kα̃ = W u, α̃ᵀKα̃ = uᵀu
     r = W.shape[1]
     def fun(z):
-        u, b, rho = z[:r], z[r], z[r + 1]
-        xi = rho - y * (W @ u - b)
-        a = C * sigmoid(xi)
-        val = 0.5 * u @ u + C * np.sum(nll(xi)) - nu * rho
-        return val, np.r_[u - W.T @ (a * y), np.sum(a * y), a.sum() - nu]
+        u, c, theta = z[:r], z[r], z[r + 1]
+        zeta = theta - y * (W @ u + c)
+        a = C * sigmoid(zeta)
+        val = 0.5 * u @ u + C * np.sum(nll(zeta)) - nu * theta
+        return val, np.r_[u - W.T @ (a * y), -np.sum(a * y), a.sum() - nu]
     res = minimize(fun, np.zeros(r + 2), jac=True, method="L-BFGS-B", bounds=[(None, None)] * (r + 1) + [(0.0, None)],
                    options=dict(ftol=1e-16, gtol=1e-11, maxiter=20000, maxcor=30))
-    u, b, rho = res.x[:r], res.x[r], res.x[r + 1]
-    return V[:, keep] @ (u / np.sqrt(s[keep])), b, rho, res.fun
+    u, c, theta = res.x[:r], res.x[r], res.x[r + 1]
+    return V[:, keep] @ (u / np.sqrt(s[keep])), c, theta, res.fun
 
 # %% ../nbs/05_sklr.ipynb #b61826eb
-def sklr_lagrangian(K, y,           # kernel matrix (m, m), labels (m,)
-                    coef, b, xi, rho,  # primal point: w = Σ c_j z_j, offset b, ξ (m,), ρ
-                    alpha, beta,       # multipliers: α (m,) of the equalities, β ≥ 0 of ρ ≥ 0
-                    C, nu,             # loss weight and the reward of ρ
+def sklr_lagrangian(K, y,                 # kernel matrix (m, m), labels (m,)
+                    coef, c, zeta, theta,  # primal point: ω = Σ α̃_j φ(x_j), intercept c, ζ (m,), θ
+                    alpha, chi,            # multipliers: α (m,) of the equalities, χ_θ ≥ 0 of θ ≥ 0
+                    C, nu,                 # loss weight and the reward of θ
                    )->float:
     "The Lagrangian (9) of the S-KLR primal, in representer form."
-    f = K @ coef - b
-    return float(0.5 * coef @ K @ coef + C * np.sum(nll(xi)) - nu * rho
-                 - alpha @ (xi - rho + y * f) - beta * rho)
+    f = K @ coef + c
+    return float(0.5 * coef @ K @ coef + C * np.sum(nll(zeta)) - nu * theta
+                 - alpha @ (zeta - theta + y * f) - chi * theta)
 
 # %% ../nbs/05_sklr.ipynb #165e4b64
-def sklr_kkt_residuals(K, y, coef, b, rho, C, nu)->dict: # the primal point (c, b, ρ) and the data
-    "Residuals of the KKT conditions (10)–(13) at a primal point, with $\\alpha_i = C\\sigma(\\xi_i)$ and $\\beta = \\sum\\alpha - \\nu$."
-    alpha = C * sigmoid(rho - y * (K @ coef - b))
-    beta = alpha.sum() - nu
-    return {"representer": float(np.abs(K @ (coef - alpha * y)).max()),   # ‖K(c − α∘y)‖∞: w = Σ α_i y_i z_i
+def sklr_kkt_residuals(K, y, coef, c, theta, C, nu)->dict: # the primal point (α̃, c, θ) and the data
+    "Residuals of the KKT conditions (10)–(13) at a primal point, with $\\alpha_i = C\\sigma(\\zeta_i)$ and $\\chi_\\theta = \\sum\\alpha - \\nu$."
+    alpha = C * sigmoid(theta - y * (K @ coef + c))
+    chi = alpha.sum() - nu
+    return {"representer": float(np.abs(K @ (coef - alpha * y)).max()),   # ‖K(α̃ − α∘y)‖∞: ω = Σ α_i y_i φ(x_i)
             "y'alpha": float(abs(alpha @ y)),                           # Σ α_i y_i = 0
-            "beta >= 0": float(max(-beta, 0.0)),                        # β ≥ 0
-            "beta*rho": float(abs(beta * rho))}                         # complementarity
+            "chi >= 0": float(max(-chi, 0.0)),                          # χ_θ ≥ 0
+            "chi*theta": float(abs(chi * theta))}                       # complementarity
 
 # %% ../nbs/05_sklr.ipynb #e278ade6
-def entropy_G(delta): # δ in [0, 1], array-like
-    "$G(\\delta) = \\delta\\log\\delta + (1-\\delta)\\log(1-\\delta)$, with $G(0) = G(1) = 0$."
+def entropy_H(delta): # δ in [0, 1], array-like
+    "$H(\\delta) = \\delta\\log\\delta + (1-\\delta)\\log(1-\\delta)$, with $H(0) = H(1) = 0$ (the paper's G)."
     delta = np.asarray(delta, dtype=float)
     return xlogy(delta, delta) + xlogy(1.0 - delta, 1.0 - delta)
 
 def dual_objective(Q:np.ndarray,     # (m, m), Q_ij = y_i y_j K_ij
                    alpha:np.ndarray, # (m,) in [0, C]
                    C:float,          # loss weight
-                   lam:float=0.0,    # λ of the relaxed dual (18); 0 gives f of (17)
-                  )->float:          # ½ αᵀQα + C Σ G(α_i/C) − λ Σ α_i
-    "The dual objective $F(\\alpha)$ of (17) ($\\lambda = 0$), (18) and (22)."
-    return float(0.5 * alpha @ Q @ alpha + C * np.sum(entropy_G(alpha / C)) - lam * np.sum(alpha))
+                   lam:float=0.0,    # λ of the relaxed dual (18); 0 gives the objective of (17)
+                  )->float:          # ½ αᵀQα + C Σ H(α_i/C) − λ Σ α_i
+    "The dual objective $\\Phi(\\alpha)$ of (18) and (22) (of (17) when $\\lambda = 0$)."
+    return float(0.5 * alpha @ Q @ alpha + C * np.sum(entropy_H(alpha / C)) - lam * np.sum(alpha))
 
 # %% ../nbs/05_sklr.ipynb #3f7cf2ce
 def dual_gradient(Q, alpha, C, lam=0.0): # Q (m, m), α (m,), C, λ
-    "$\\nabla F(\\alpha) = Q\\alpha + \\log\\frac{\\alpha}{C-\\alpha} - \\lambda$."
+    "$\\nabla\\Phi(\\alpha) = Q\\alpha + \\log\\frac{\\alpha}{C-\\alpha} - \\lambda$."
     return Q @ alpha + np.log(alpha) - np.log(C - alpha) - lam
 
 def index_sets(alpha, y, lo, hi)->tuple: # α (m,), labels, the box [lo, hi]
@@ -114,85 +114,85 @@ def index_sets(alpha, y, lo, hi)->tuple: # α (m,), labels, the box [lo, hi]
     low = ((alpha < hi) & (y < 0)) | ((alpha > lo) & (y > 0))
     return up, low
 
-def violation(alpha, grad, y, lo, hi)->tuple: # α, ∇F(α), labels, box
+def violation(alpha, grad, y, lo, hi)->tuple: # α, ∇Φ(α), labels, box
     "$(m(\\alpha), M(\\alpha))$: α is optimal for (22) iff $m \\le M$."
     up, low = index_sets(alpha, y, lo, hi)
     s = -y * grad
     return float(s[up].max(initial=-np.inf)), float(s[low].min(initial=np.inf))
 
 # %% ../nbs/05_sklr.ipynb #4d0594a2
-def pair_model(Q, alpha, grad, y, C, i, j)->tuple: # Q, α, ∇F(α), labels, C, the pair (i, j)
-    "$(v_{ij}, q_{ij})$: slope and curvature at $t = 0$ of $F$ along $d = y_ie_i - y_je_j$."
-    h = C / (alpha * (C - alpha))
-    v = y[i] * grad[i] - y[j] * grad[j]
-    q = Q[i, i] + Q[j, j] - 2.0 * y[i] * y[j] * Q[i, j] + h[i] + h[j]
-    return float(v), float(q)
+def pair_model(Q, alpha, grad, y, C, i, j)->tuple: # Q, α, ∇Φ(α), labels, C, the pair (i, j)
+    "$(v_{ij}, \\Phi_{ij}''(0))$: the slope $-\\Phi_{ij}'(0)$ and the curvature at $t = 0$ of $\\Phi$ along $e_{ij} = y_ie_i - y_je_j$."
+    psi2 = C / (alpha * (C - alpha))                                     # ψ''(α_t)
+    v = -y[i] * grad[i] + y[j] * grad[j]
+    curv = Q[i, i] + Q[j, j] - 2.0 * y[i] * y[j] * Q[i, j] + psi2[i] + psi2[j]
+    return float(v), float(curv)
 
-def select_pair(Q, alpha, grad, y, C, lo, hi)->tuple: # Q, α, ∇F(α), labels, C, box
+def select_pair(Q, alpha, grad, y, C, lo, hi)->tuple: # Q, α, ∇Φ(α), labels, C, box
     "The second-order working set $(i^\\star, j^\\star)$ of the paper; $j^\\star = -1$ when α is optimal."
     up, low = index_sets(alpha, y, lo, hi)
     s = -y * grad
     i = int(np.flatnonzero(up)[np.argmax(s[up])])
     best, j = 0.0, -1
-    for t in np.flatnonzero(low & (s < s[i])):
-        v, q = pair_model(Q, alpha, grad, y, C, i, t)
-        if -v * v / q < best: best, j = -v * v / q, int(t)
+    for t in np.flatnonzero(low & (s < s[i])):                           # v_it > 0: t violates with i
+        v, curv = pair_model(Q, alpha, grad, y, C, i, t)
+        if v * v / curv > best: best, j = v * v / curv, int(t)
     return i, j
 
 # %% ../nbs/05_sklr.ipynb #8222265d
 def decision_values(K_new:np.ndarray, # (n_new, m) kernel between new points and the training points
                     alpha:np.ndarray, # (m,) solution of (22)
                     y:np.ndarray,     # (m,) labels ±1
-                    bias:float,       # multiplier of y'α = 0
-                    lo=0.0,           # lower bound γ: the points with α_j ≤ lo are dropped
+                    c:float,          # the intercept: the multiplier of yᵀα = 0 (`SMOResult.bias`)
+                    lo=0.0,           # lower bound η: the points with α_j ≤ lo are dropped
                    )->np.ndarray:     # f(x) for each new point
-    "$f(x) = \\sum_{\\alpha_j > \\bar0}\\alpha_jy_jK(x_j, x) + \\mathrm{bias}$ over the kept points only."
+    "$f(x) = \\sum_{\\alpha_j > \\bar0}\\alpha_jy_jK(x_j, x) + c$ over the kept points only."
     keep = alpha > lo
-    return K_new[:, keep] @ (alpha[keep] * y[keep]) + bias
+    return K_new[:, keep] @ (alpha[keep] * y[keep]) + c
 
 # %% ../nbs/05_sklr.ipynb #2b55b64d
 def paper_start(y:np.ndarray, # (m,) labels ±1, both classes present
                 C:float,       # loss weight
-                gamma:float,   # box tolerance γ
+                box_gap:float, # the box gap η: the box is [η, C − η]
                )->np.ndarray:  # feasible α⁰ for (22)
-    "The paper's initial point: $1/m_k$ on class $k$, else $\\bar0$ on the larger class and $m_{big}\\bar0/m_{small}$ on the other."
+    "The paper's initial point: $1/m_\\pm$ on each class, else $\\bar0$ on the larger class and $m_{big}\\bar0/m_{small}$ on the other."
     pos = y > 0
-    m1, m2 = int(pos.sum()), int((~pos).sum())
-    if m1 == 0 or m2 == 0: raise ValueError("y must contain both classes")
-    lo, hi = gamma, C - gamma
-    if lo < 1.0 / max(m1, m2) and 1.0 / min(m1, m2) < hi: return np.where(pos, 1.0 / m1, 1.0 / m2)
-    big, small = (pos, ~pos) if m1 >= m2 else (~pos, pos)
+    m_pos, m_neg = int(pos.sum()), int((~pos).sum())
+    if m_pos == 0 or m_neg == 0: raise ValueError("y must contain both classes")
+    lo, hi = box_gap, C - box_gap
+    if lo < 1.0 / max(m_pos, m_neg) and 1.0 / min(m_pos, m_neg) < hi: return np.where(pos, 1.0 / m_pos, 1.0 / m_neg)
+    big, small = (pos, ~pos) if m_pos >= m_neg else (~pos, pos)
     value = big.sum() * lo / small.sum()
-    if not value <= hi: raise ValueError(f"no feasible start of the paper's form: (m1 + m2) * gamma / m_small > C")
+    if not value <= hi: raise ValueError(f"no feasible start of the paper's form: (m_pos + m_neg) * box_gap / m_small > C")
     return np.where(big, lo, value)
 
 # %% ../nbs/05_sklr.ipynb #d9dff6f2
-def lambda_bound_printed(K, y, alpha0, C, gamma)->float: # kernel, labels, KLR solution α(0), C, γ
-    "The balanced-set bound as printed: $\\max_i\\sum_j(\\bar C - \\alpha_j(0))y_jK_{ji}$."
-    return float(np.max(K.T @ ((C - gamma - alpha0) * y)))
+def lambda_bound_printed(K, y, alpha0, C, box_gap)->float: # kernel, labels, KLR solution α(0), C, η
+    "The balanced-set bound as printed: $\\max_iB_i$, $B_i = \\sum_j(\\bar C - \\alpha_j(0))y_jK_{ji}$."
+    return float(np.max(K.T @ ((C - box_gap - alpha0) * y)))
 
 # %% ../nbs/05_sklr.ipynb #862df4a2
 def _positive_rows(K, y): return ((y[:, None] * y[None, :]) * K).clip(min=0.0).sum(axis=1)
 
-def lambda_all_upper(K, y, C, gamma)->float: # kernel (m, m), labels, C, γ
-    "$\\bar\\lambda$: for a balanced set, $\\alpha(\\lambda) = \\bar Ce$ iff $\\lambda\\ge\\bar\\lambda$."
-    hi = C - gamma
-    Qe = y * (K @ y)
-    return float(np.log(hi / gamma) + 0.5 * hi * (Qe[y > 0].max() + Qe[y < 0].max()))
+def lambda_all_upper(K, y, C, box_gap)->float: # kernel (m, m), labels, C, η
+    "$\\bar\\lambda$: for a balanced set, $\\alpha(\\lambda) = \\bar C\\mathbf 1$ iff $\\lambda\\ge\\bar\\lambda$."
+    hi = C - box_gap
+    Q1 = y * (K @ y)                                                     # Q𝟏
+    return float(np.log(hi / box_gap) + 0.5 * hi * (Q1[y > 0].max() + Q1[y < 0].max()))
 
 # %% ../nbs/05_sklr.ipynb #670544f8
-def lambda_bound_from_rows(P, y, C, gamma)->float: # P_i = Σ_j max(Q_ij, 0) (m,), labels ±1, C, γ
-    "$\\lambda_{P1} = \\log\\frac{\\bar C}{\\gamma} + \\frac{\\bar C}{2}(\\max_{I_s}P_i + \\max_{I_b}P_k)$ from the row sums $P$."
+def lambda_bound_from_rows(P, y, C, box_gap)->float: # Q⁺_i = Σ_j max(Q_ij, 0) (m,), labels ±1, C, η
+    "$\\lambda_{P1} = \\log\\frac{\\bar C}{\\eta} + \\frac{\\bar C}{2}(\\max_{I_s}Q^+_i + \\max_{I_b}Q^+_k)$ from the row sums $Q^+$."
     y = np.asarray(y, dtype=float)
     small = (y > 0) if (y > 0).sum() <= (y < 0).sum() else (y < 0)
-    hi = C - gamma
-    return float(np.log(hi / gamma) + 0.5 * hi * (P[small].max() + P[~small].max()))
+    hi = C - box_gap
+    return float(np.log(hi / box_gap) + 0.5 * hi * (P[small].max() + P[~small].max()))
 
-def lambda_bound(K, y, C, gamma)->float: # kernel (m, m), labels ±1, C, γ
-    "$\\lambda_{P1}$: for $\\lambda\\ge\\lambda_{P1}$ every $\\alpha_i$ of the smaller class is at $\\bar C = C - \\gamma$."
+def lambda_bound(K, y, C, box_gap)->float: # kernel (m, m), labels ±1, C, η
+    "$\\lambda_{P1}$: for $\\lambda\\ge\\lambda_{P1}$ every $\\alpha_i$ of the smaller class is at $\\bar C = C - \\eta$."
     y = np.asarray(y, dtype=float)
-    return lambda_bound_from_rows(_positive_rows(K, y), y, C, gamma)
+    return lambda_bound_from_rows(_positive_rows(K, y), y, C, box_gap)
 
-def lambda_grid(K, y, C, gamma, n:int=8, lo:float=1e-4, hi:float=1e-1)->np.ndarray: # n values, fractions of λ_P1
+def lambda_grid(K, y, C, box_gap, n:int=8, lo:float=1e-4, hi:float=1e-1)->np.ndarray: # n values, fractions of λ_P1
     "The default λ grid: $0$, then $n-1$ values spaced geometrically from `lo`·$\\lambda_{P1}$ to `hi`·$\\lambda_{P1}$."
-    return np.r_[0.0, lambda_bound(K, y, C, gamma) * np.geomspace(lo, hi, n - 1)]
+    return np.r_[0.0, lambda_bound(K, y, C, box_gap) * np.geomspace(lo, hi, n - 1)]

@@ -61,18 +61,18 @@ def _scaled_start(alpha, y, lo, hi, scale):
 class SparseKLR(ClassifierMixin, BaseEstimator):
     """Sparse kernel logistic regression (S-KLR, Consolo, Manno & Amaldi).
 
-    Solves the bounded dual (22) $\\min_\\alpha \\tfrac12\\alpha^\\top Q\\alpha + C\\sum_i G(\\alpha_i/C) - \\lambda\\sum_i\\alpha_i$
-    subject to $y^\\top\\alpha = 0$ and $\\gamma \\le \\alpha_i \\le C - \\gamma$ ($Q_{ij} = y_iy_jK(x_i, x_j)$,
-    $G(\\delta) = \\delta\\log\\delta + (1-\\delta)\\log(1-\\delta)$) by the entropy SMO, and predicts with
-    $f(x) = \\sum_{\\alpha_j > \\gamma}\\alpha_jy_jK(x_j, x) + \\text{bias}$ and $p(y = +1 \\mid x) = 1/(1 + e^{-f(x)})$.
-    The points with $\\alpha_j$ at the lower bound $\\gamma$ are dropped: prediction costs O(number of kept points).
-    λ is the shift $\\rho$ of the primal (8): larger λ (with $C$ large enough) drops more points. More than two classes
+    Solves the bounded dual (22) $\\min_\\alpha \\tfrac12\\alpha^\\top Q\\alpha + C\\sum_i H(\\alpha_i/C) - \\lambda\\sum_i\\alpha_i$
+    subject to $y^\\top\\alpha = 0$ and $\\eta \\le \\alpha_i \\le C - \\eta$ ($Q_{ij} = y_iy_jK(x_i, x_j)$,
+    $H(\\delta) = \\delta\\log\\delta + (1-\\delta)\\log(1-\\delta)$) by the entropy SMO, and predicts with
+    $f(x) = \\sum_{\\alpha_j > \\eta}\\alpha_jy_jK(x_j, x) + c$ and $\\Pr(y = +1 \\mid x) = 1/(1 + e^{-f(x)})$.
+    The points with $\\alpha_j$ at the lower bound $\\eta$ are dropped: prediction costs O(number of kept points).
+    λ is the shift $\\theta$ of the primal (8): larger λ (with $C$ large enough) drops more points. More than two classes
     are handled one-vs-rest, with the probabilities $\\sigma(f_k)$ normalised over the classes.
 
     Parameters
     ----------
     C : float, default=1.0
-        Weight $C > 0$ of the logistic loss. Sparsity needs margins $y_if(x_i)$ beyond $\\lambda + \\log(C/\\gamma)$,
+        Weight $C > 0$ of the logistic loss. Sparsity needs margins $y_if(x_i)$ beyond $\\lambda + \\log(C/\\eta)$,
         so $C$ and `lam` are tuned together (`fit_path`).
     lam : float, default=0.0
         $\\lambda \\ge 0$ of the term $-\\lambda\\sum_i\\alpha_i$ ($\\lambda = 0$ is plain KLR). `l0qsvm.sklr.lambda_bound`
@@ -85,10 +85,10 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
     degree : int, default=3
         Degree of the "poly" kernel.
     coef0 : float, default=1.0
-        Constant term $c_0$ of the "poly" and "sigmoid" kernels.
+        Constant term of the "poly" and "sigmoid" kernels.
     box : float or None, default=None
-        The tolerance $\\gamma$ of the box $[\\gamma, C - \\gamma]$ (must be below $C/2$); None means $10^{-6}C$. A point is
-        dropped when its $\\alpha_i = \\gamma$, which changes $f$ by at most $\\gamma|K(x_i, x)|$.
+        The gap $\\eta$ of the box $[\\eta, C - \\eta]$ (must be below $C/2$); None means $10^{-6}C$. A point is
+        dropped when its $\\alpha_i = \\eta$, which changes $f$ by at most $\\eta\\lvert K(x_i, x)\\rvert$.
     tol : float, default=1e-3
         Stopping tolerance of the SMO solver on the maximal KKT violation $m(\\alpha) - M(\\alpha)$.
     max_iter : int or None, default=None
@@ -115,23 +115,23 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
     gamma_ : float
         The kernel $\\gamma$ used ("scale" and "auto" resolved).
     box_ : float
-        The box tolerance $\\gamma$ used.
+        The box gap $\\eta$ used.
     alpha_ : ndarray of shape (S, m)
         The dual solution $\\alpha$ per surface, for every training point; $S = 1$ for two classes, else $K$.
     support_ : ndarray of shape (n_SV,)
-        Indices of the kept training points ($\\alpha_i > \\gamma$ on at least one surface), sorted.
+        Indices of the kept training points ($\\alpha_i > \\eta$ on at least one surface), sorted.
     support_vectors_ : ndarray of shape (n_SV, n)
         The kept training points.
     dual_coef_ : ndarray of shape (S, n_SV)
         $\\alpha_iy_i$ of the kept points per surface (0 where that surface dropped the point).
     intercept_ : ndarray of shape (S,)
-        The bias of each surface ($-b$ in the paper's notation).
+        The intercept $c$ of each surface ($-b$ in the paper's notation).
     n_support_ : ndarray of shape (K,)
         Number of kept points per class.
     fraction_dropped_ : float
         Fraction of training points dropped from the model, $1 - n_{SV}/m$.
     nu_ : ndarray of shape (S,)
-        $\\sum_i\\alpha_i$ per surface: the $\\nu$ of the primal (8) whose solution this is, with $\\rho = \\lambda$.
+        $\\sum_i\\alpha_i$ per surface: the $\\nu$ of the primal (8) whose solution this is, with $\\theta = \\lambda$.
     objective_ : ndarray of shape (S,)
         Final value of the dual objective (22) per surface.
     gap_ : ndarray of shape (S,)
@@ -290,7 +290,7 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
                               tol=self.tol, stacklevel=4)
 
     def decision_function(self, X):
-        """Decision values $f_s(x) = \\sum_{j\\ \\mathrm{kept}} \\alpha_jy_jK(x_j, x) + \\mathrm{bias}_s$.
+        """Decision values $f_s(x) = \\sum_{j\\ \\mathrm{kept}} \\alpha_jy_jK(x_j, x) + c_s$.
 
         The kernel is evaluated between `X` and the kept points (`support_vectors_`) only. Returns an array of shape
         (m,) for two classes (positive means `classes_[1]`), else (m, K).
@@ -329,8 +329,8 @@ class KLR(SparseKLR):
     keeps every training point.
 
     Minimises $\\tfrac12\\lVert w\\rVert^2 + C\\sum_i\\log(1 + e^{-y_if(x_i)})$ through its dual
-    $\\min_\\alpha \\tfrac12\\alpha^\\top Q\\alpha + C\\sum_i G(\\alpha_i/C)$ s.t. $y^\\top\\alpha = 0$,
-    $\\gamma \\le \\alpha_i \\le C - \\gamma$; $p(y = +1 \\mid x) = 1/(1 + e^{-f(x)})$. One-vs-rest for more than two classes.
+    $\\min_\\alpha \\tfrac12\\alpha^\\top Q\\alpha + C\\sum_i H(\\alpha_i/C)$ s.t. $y^\\top\\alpha = 0$,
+    $\\eta \\le \\alpha_i \\le C - \\eta$; $\\Pr(y = +1 \\mid x) = 1/(1 + e^{-f(x)})$. One-vs-rest for more than two classes.
 
     Parameters
     ----------
@@ -345,7 +345,7 @@ class KLR(SparseKLR):
     coef0 : float, default=1.0
         Constant term of the "poly" and "sigmoid" kernels.
     box : float or None, default=None
-        The tolerance $\\gamma$ of the box $[\\gamma, C - \\gamma]$; None means $10^{-6}C$.
+        The gap $\\eta$ of the box $[\\eta, C - \\eta]$; None means $10^{-6}C$.
     tol : float, default=1e-3
         Stopping tolerance of the SMO solver on the maximal KKT violation.
     max_iter : int or None, default=None
@@ -370,7 +370,7 @@ class KLR(SparseKLR):
     gamma_ : float
         The kernel $\\gamma$ used.
     box_ : float
-        The box tolerance $\\gamma$ used.
+        The box gap $\\eta$ used.
     alpha_ : ndarray of shape (S, m)
         The dual solution per surface; $S = 1$ for two classes, else $K$.
     support_ : ndarray of shape (m,)

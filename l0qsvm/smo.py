@@ -57,7 +57,7 @@ UP, LOW = 1, 2  # bits of the status byte: t ∈ I_up, t ∈ I_low
 class SMOState(NamedTuple):
     "The solver's variables, all in solver order (position t holds the original variable π(t))."
     alpha: np.ndarray    # (m,) α
-    G: np.ndarray        # (m,) ∇f(α) (LIBSVM's G)
+    G: np.ndarray        # (m,) ∇Φ(α) (LIBSVM's name G; not the Gram matrix)
     G_bar: np.ndarray    # (m,) ḡ: the part of Qα from variables at a bound
     p: np.ndarray        # (m,) linear term
     y: np.ndarray        # (m,) labels ±1
@@ -65,10 +65,10 @@ class SMOState(NamedTuple):
     hi: np.ndarray       # (m,) upper bounds u
     Q_diag: np.ndarray   # (m,) Q_tt
     Cent: np.ndarray     # (m,) the C of the entropy term C·H(α/C) (unused for the QP)
-    E: np.ndarray        # (m,) φ'(α_t) (0 for the QP)
-    h: np.ndarray        # (m,) φ''(α_t) (0 for the QP)
+    E: np.ndarray        # (m,) ψ'(α_t) (0 for the QP)
+    h: np.ndarray        # (m,) ψ''(α_t) (0 for the QP)
     st: np.ndarray       # (m,) status bytes: UP if t ∈ I_up, plus LOW if t ∈ I_low
-    ctl: np.ndarray      # (5,) active size n, steps to the next shrinking, unshrunk (0/1), shrinkings, reconstructions
+    ctl: np.ndarray      # (5,) active size m̄, steps to the next shrinking, unshrunk (0/1), shrinkings, reconstructions
 
 def _new_state(o, p, y, lo, hi, alpha, Q_diag, Cent):
     "An SMOState in solver order `o`: position t holds variable o[t] (each argument is in the original order)."
@@ -84,7 +84,7 @@ def _status(S, t):
 
 @njit(cache=True, inline="always")
 def _at_bound(S, t):
-    "α_t if it sits on a bound (its share of Ḡ), else 0."
+    "α_t if it sits on a bound (its share of ḡ), else 0."
     return S.alpha[t] if (S.alpha[t] <= S.lo[t] or S.alpha[t] >= S.hi[t]) else 0.0
 
 # %% ../nbs/04_smo.ipynb #0a0dd5bb
@@ -96,14 +96,14 @@ def _box_room(S, i, j):
     return Ti, Tj
 
 @njit(cache=True, inline="always")
-def _qp_step(a, b, tmax, tau):
-    "The exact step $t^\\star = \\min(t_{\\max}, b/\\bar a)$ of the QP."
-    return min(tmax, b / (a if a > 0.0 else tau))
+def _qp_step(a, v, tmax, tau):
+    "The exact step $t^\\star = \\min(t_{\\max}, v_{ij}/\\bar a_{ij})$ of the QP."
+    return min(tmax, v / (a if a > 0.0 else tau))
 
 # %% ../nbs/04_smo.ipynb #5db06d41
 @njit(cache=True, inline="always")
 def _select_i(S, n):
-    "First index of WSS3: (i, m(α)), i = the first t < n in I_up with the largest score −y_t ∇_t f (−1 if none)."
+    "First index of WSS3: (i, m(α)), i = the first active t (t < n) in I_up with the largest score −y_t ∇_t Φ (−1 if none)."
     Gmax = -np.inf; i = -1
     for t in range(n):
         if (S.st[t] & UP) != 0:                            # t ∈ I_up
@@ -113,18 +113,18 @@ def _select_i(S, n):
 
 @njit(cache=True, inline="always")
 def _select_j(S, i, Gmax, Q_i, n, tau):
-    "Second index of WSS3: (j, −M(α)), j = argmax of the gain b_it²/ā_it over the t ∈ I_low, t < n, that violate with i."
+    "Second index of WSS3: (j, −M(α)), j = argmax of the gain v_it²/ā_it over the active t ∈ I_low (t < n) that violate with i."
     Gmax2 = -np.inf; j = -1; gain = 0.0
     yi = S.y[i]; base = S.Q_diag[i] + S.h[i]
     for t in range(n):
         if (S.st[t] & LOW) != 0:
-            v = S.y[t] * S.G[t]                            # −(−y_t ∇_t f), t ∈ I_low
-            Gmax2 = max(Gmax2, v)
-            b = Gmax + v                                   # b_it
-            if b > 0.0:                                    # t violates with i
+            yg = S.y[t] * S.G[t]                           # −(−y_t ∇_t Φ), t ∈ I_low
+            Gmax2 = max(Gmax2, yg)
+            v = Gmax + yg                                  # v_it
+            if v > 0.0:                                    # t violates with i
                 a = base + S.Q_diag[t] + S.h[t] - 2.0 * yi * S.y[t] * Q_i[t]
                 a = a if a > 0.0 else tau                  # ā_it
-                if b * b > gain * a: gain = b * b / a; j = t   # b²/ā > gain, without a division per t
+                if v * v > gain * a: gain = v * v / a; j = t   # v²/ā > gain, without a division per t
     return j, Gmax2
 
 # %% ../nbs/04_smo.ipynb #c6c109f3
@@ -354,7 +354,7 @@ def _init_gradient(S, Q, entropy):
 
 @njit(cache=True)
 def _reconstruct_gradient(S, Q, n):
-    "Bring ∇f back on the inactive variables n..m−1: G_bar + p + E plus one full column per free variable."
+    "Bring ∇Φ back on the inactive variables n..m−1: G_bar + p + E plus one full column per free variable."
     m = S.alpha.shape[0]
     if n == m: return
     S.ctl[4] += 1
@@ -405,18 +405,18 @@ def _do_shrinking(S, Q, tol):
 # %% ../nbs/04_smo.ipynb #d07fd7c9
 @njit(cache=True, inline="always")
 def _entropy_grad(a, C):
-    "E(a) = d/da [C H(a/C)] = log(a/(C−a))."
+    "ψ'(a) = d/da [C H(a/C)] = log(a/(C−a)) (the array E of the state)."
     return np.log(a) - np.log(C - a)
 
 @njit(cache=True, inline="always")
 def _entropy_curv(a, C):
-    "h(a) = d²/da² [C H(a/C)] = C/(a(C−a))."
+    "ψ''(a) = d²/da² [C H(a/C)] = C/(a(C−a)) (the array h of the state)."
     return C / (a * (C - a))
 
 @njit(cache=True)
-def _entropy_step(S, i, j, a, b, tmax, ftol):
-    "Root of φ'(t) on [0, t_max] for the entropy term: Newton, safeguarded by bisection."
-    # φ'(t) = q0 + a t + y_i E(α_i + y_i t) − y_j E(α_j − y_j t), increasing, φ'(0) = −b < 0
+def _entropy_step(S, i, j, a, v, tmax, ftol):
+    "Root of Φ_ij'(t) on [0, t_max] for the entropy term: Newton, safeguarded by bisection."
+    # Φ_ij'(t) = q0 + a t + y_i ψ'(α_i + y_i t) − y_j ψ'(α_j − y_j t), increasing, Φ_ij'(0) = −v < 0
     y, alpha, Cent = S.y, S.alpha, S.Cent
     q0 = y[i] * (S.G[i] - S.E[i]) - y[j] * (S.G[j] - S.E[j])
     ai = alpha[i] + y[i] * tmax; aj = alpha[j] - y[j] * tmax
@@ -424,7 +424,7 @@ def _entropy_step(S, i, j, a, b, tmax, ftol):
         if q0 + a * tmax + y[i] * _entropy_grad(ai, Cent[i]) - y[j] * _entropy_grad(aj, Cent[j]) <= 0.0:
             return tmax                            # still descending at the end of the segment
     tl = 0.0; tr = tmax
-    t = min(0.5 * tmax, b / (a + _entropy_curv(alpha[i], Cent[i]) + _entropy_curv(alpha[j], Cent[j])))
+    t = min(0.5 * tmax, v / (a + _entropy_curv(alpha[i], Cent[i]) + _entropy_curv(alpha[j], Cent[j])))
     for _ in range(200):
         ai = alpha[i] + y[i] * t; aj = alpha[j] - y[j] * t
         f = q0 + a * t + y[i] * _entropy_grad(ai, Cent[i]) - y[j] * _entropy_grad(aj, Cent[j])
@@ -471,10 +471,10 @@ def _solve(S, Q, entropy, shrinking, tol, tau, max_steps):
         if it == max_steps: break
         Q_j = get_Q(Q, j, n)                                    # Q_i is the most recent column: the LRU keeps it
         a = max(S.Q_diag[i] + S.Q_diag[j] - 2.0 * S.y[i] * S.y[j] * Q_i[j], 0.0)
-        b = -S.y[i] * S.G[i] + S.y[j] * S.G[j]
+        v = -S.y[i] * S.G[i] + S.y[j] * S.G[j]
         Ti, Tj = _box_room(S, i, j)
         tmax = min(Ti, Tj)
-        t = _entropy_step(S, i, j, a, b, tmax, ftol) if entropy else _qp_step(a, b, tmax, tau)
+        t = _entropy_step(S, i, j, a, v, tmax, ftol) if entropy else _qp_step(a, v, tmax, tau)
         old_i, old_j = S.alpha[i], S.alpha[j]
         new_i = old_i + S.y[i] * t; new_j = old_j - S.y[j] * t
         if t >= tmax:                                           # snap the limiting variable(s) onto the bound
@@ -502,17 +502,17 @@ def _solve(S, Q, entropy, shrinking, tol, tau, max_steps):
 
 # %% ../nbs/04_smo.ipynb #9244b03c
 def dual_bias(alpha:np.ndarray, # (m,) solution
-              grad:np.ndarray,  # (m,) gradient of f at alpha
+              grad:np.ndarray,  # (m,) gradient of Φ at alpha
               y:np.ndarray,     # (m,) labels
               lo:np.ndarray,    # (m,) lower bounds
               hi:np.ndarray,    # (m,) upper bounds
-             )->float:          # β with ∇_i f + β y_i = 0 on free i
-    "The multiplier $\\beta$ of $y^\\top\\alpha = 0$: mean of $-y_i\\nabla_if$ over free $i$, else the midpoint of its interval."
+             )->float:          # c with ∇_i Φ + c y_i = 0 on free i
+    "The multiplier $c$ of $y^\\top\\alpha = 0$ (the intercept): mean of $-y_i\\nabla_i\\Phi$ over free $i$, else the midpoint of its interval."
     score = -y * grad
     upper, lower = alpha >= hi, alpha <= lo
     free = ~(upper | lower)
     if free.any(): return float(score[free].mean())
-    only_up = (upper & (y < 0)) | (lower & (y > 0))           # I_up \ I_low: β ≥ score
+    only_up = (upper & (y < 0)) | (lower & (y > 0))           # I_up \ I_low: c ≥ score
     lb, ub = score[only_up].max(initial=-np.inf), score[~only_up].min(initial=np.inf)
     if np.isfinite(lb) and np.isfinite(ub): return float(0.5 * (lb + ub))
     return float(lb if np.isfinite(lb) else ub)
@@ -521,8 +521,8 @@ def dual_bias(alpha:np.ndarray, # (m,) solution
 class SMOResult:
     "What the SMO solvers return; `converged` is `gap < tol` on a freshly computed gradient; `status` says why it stopped."
     alpha: np.ndarray  # (m,) the solution α
-    bias: float        # β with ∇_i f(α) + β y_i = 0 on free i (scikit-learn's intercept_ for the C-SVM)
-    obj: float         # f(α)
+    bias: float        # the intercept c: ∇_i Φ(α) + c y_i = 0 on free i (scikit-learn's intercept_ for the C-SVM)
+    obj: float         # Φ(α)
     gap: float         # final maximal violation m(α) − M(α)
     n_iter: int        # SMO steps taken
     converged: bool    # gap < tol
@@ -577,14 +577,14 @@ def _check_iter(tol, max_iter, m):
     return int(max_iter)
 
 def _run(src, p, y, lo, hi, alpha, Cent, entropy, shrinking, tol, max_iter, callback, tau, deadline=None, every=1000):
-    "Drive `_solve` (in chunks of `every` steps when there is a callback or a deadline); returns (α, ∇f, E, n_iter, gap, status)."
+    "Drive `_solve` (in chunks of `every` steps when there is a callback or a deadline); returns (α, ∇Φ, E, n_iter, gap, status)."
     m = len(y)
     Q = src._columns()
     S = _new_state(Q.perm, p, y, lo, hi, alpha, np.ascontiguousarray(src.diag(), dtype=np.float64), Cent)
     memo = getattr(src, "_memo", None)               # (α, l, u, Qα, G_bar) of the last solve, original order
     def original(v):                                 # a vector in solver order, back in the original order
         out = np.empty(m); out[Q.perm] = v; return out
-    def refresh(first=False):                        # ∇f from scratch, every variable active again
+    def refresh(first=False):                        # ∇Φ from scratch, every variable active again
         o = Q.perm
         if entropy: S.E[:] = np.log(S.alpha) - np.log(S.Cent - S.alpha); S.h[:] = S.Cent / (S.alpha * (S.Cent - S.alpha))
         if (first and memo is not None and memo[4] is not None and np.array_equal(memo[0], alpha)

@@ -32,32 +32,32 @@ def kkt_gap(alpha:np.ndarray, # (m,) feasible point
     return float(score[up].max(initial=-np.inf) - score[low].min(initial=np.inf))
 
 # %% ../nbs/03_smo_basics.ipynb #f6d9245b
-def pair_direction(m:int, i:int, j:int, y:np.ndarray)->np.ndarray: # d = y_i e_i − y_j e_j
-    "The direction $d = y_ie_i - y_je_j$ of a step on the pair $(i, j)$."
-    d = np.zeros(m); d[i] += y[i]; d[j] -= y[j]
-    return d
+def pair_direction(m:int, i:int, j:int, y:np.ndarray)->np.ndarray: # e_ij = y_i e_i − y_j e_j
+    "The direction $e_{ij} = y_ie_i - y_je_j$ of a step on the pair $(i, j)$."
+    e = np.zeros(m); e[i] += y[i]; e[j] -= y[j]
+    return e
 
 def pair_coefficients(Q:np.ndarray,    # (m, m)
                       grad:np.ndarray, # (m,) gradient at α
                       y:np.ndarray,    # (m,) labels
                       i:int, j:int,    # the pair
-                     )->tuple:         # (a_ij, b_ij)
-    r"The curvature $a_{ij} = d^\top Qd$ and the slope $b_{ij} = -\nabla f^\top d$ of $\phi(t) = f(\alpha + td)$."
+                     )->tuple:         # (a_ij, v_ij)
+    r"The curvature $a_{ij} = e_{ij}^\top Qe_{ij}$ and the slope $v_{ij} = -\nabla\Phi^\top e_{ij}$ of $\Phi_{ij}(t) = \Phi(\alpha + te_{ij})$."
     return Q[i, i] + Q[j, j] - 2 * y[i] * y[j] * Q[i, j], -y[i] * grad[i] + y[j] * grad[j]
 
 # %% ../nbs/03_smo_basics.ipynb #7e39e7c4
 TAU = 1e-12  # replaces a non-positive curvature (LIBSVM's TAU)
 
 def pair_step(Q:np.ndarray, grad:np.ndarray, alpha:np.ndarray, y:np.ndarray, C:np.ndarray, # C as an (m,) array
-              i:int, j:int, # a violating pair (b_ij > 0)
+              i:int, j:int, # a violating pair (v_ij > 0)
               tau:float=TAU,
              )->tuple: # (t*, t_max, new α_i, new α_j)
-    r"The exact step $t^\star = \min(t_{\max}, b_{ij}/\bar a_{ij})$ on the pair, and the new $\alpha_i, \alpha_j$ (snapped onto a bound they reach)."
-    a, b = pair_coefficients(Q, grad, y, i, j)
+    r"The exact step $t^\star = \min(t_{\max}, v_{ij}/\bar a_{ij})$ on the pair, and the new $\alpha_i, \alpha_j$ (snapped onto a bound they reach)."
+    a, v = pair_coefficients(Q, grad, y, i, j)
     Ti = C[i] - alpha[i] if y[i] > 0 else alpha[i]
     Tj = alpha[j] if y[j] > 0 else C[j] - alpha[j]
     tmax = min(Ti, Tj)
-    t = min(tmax, b / (a if a > 0 else tau))
+    t = min(tmax, v / (a if a > 0 else tau))
     new_i, new_j = alpha[i] + y[i] * t, alpha[j] - y[j] * t
     if t == tmax and Ti <= Tj: new_i = C[i] if y[i] > 0 else 0.0
     if t == tmax and Tj <= Ti: new_j = 0.0 if y[j] > 0 else C[j]
@@ -65,19 +65,19 @@ def pair_step(Q:np.ndarray, grad:np.ndarray, alpha:np.ndarray, y:np.ndarray, C:n
 
 # %% ../nbs/03_smo_basics.ipynb #3cc10981
 def first_order_pair(Q, grad, alpha, y, C)->tuple: # (i, j), the maximal violating pair
-    r"The maximal violating pair: $i$ maximises $-y_t\nabla_tf$ over $I_{up}$, $j$ minimises it over $I_{low}$."
+    r"The maximal violating pair: $i$ maximises $-y_t\nabla_t\Phi$ over $I_{up}$, $j$ minimises it over $I_{low}$."
     score = -y * grad
     up, low = up_low(alpha, y, C)
     return int(np.argmax(np.where(up, score, -np.inf))), int(np.argmin(np.where(low, score, np.inf)))
 
 def second_order_pair(Q, grad, alpha, y, C, tau:float=TAU)->tuple: # (i, j) of WSS3
-    r"WSS3: $i$ as in the first-order rule, $j$ maximises the gain $b_{it}^2/\bar a_{it}$ over the violating $t\in I_{low}$."
+    r"WSS3: $i$ as in the first-order rule, $j$ maximises the gain $v_{it}^2/\bar a_{it}$ over the violating $t\in I_{low}$."
     score = -y * grad
     up, low = up_low(alpha, y, C)
     i = int(np.argmax(np.where(up, score, -np.inf)))
-    b = score[i] - score                                       # b_it for every t
+    v = score[i] - score                                       # v_it for every t
     a = Q[i, i] + np.diag(Q) - 2 * y[i] * y * Q[i]             # a_it for every t
-    gain = np.where(low & (b > 0), b**2 / np.where(a > 0, a, tau), -np.inf)
+    gain = np.where(low & (v > 0), v**2 / np.where(a > 0, a, tau), -np.inf)
     return i, int(np.argmax(gain))
 
 # %% ../nbs/03_smo_basics.ipynb #eb2b5895
@@ -90,7 +90,7 @@ def plain_smo(Q:np.ndarray,        # (m, m) symmetric positive semidefinite
               rule:str="second",   # "second" (WSS3) or "first" (maximal violating pair)
               tol:float=1e-3,      # stop when m(α) − M(α) < tol
               max_iter:int=100_000,
-             )->PlainSMOResult:    # α, f(α), steps taken, the violation before each step
+             )->PlainSMOResult:    # α, Φ(α), steps taken, the violation before each step
     r"SMO for $\min \tfrac12\alpha^\top Q\alpha + p^\top\alpha$ s.t. $y^\top\alpha = 0$, $0 \le \alpha \le C$, in plain numpy."
     m = len(p); C = np.broadcast_to(np.asarray(C, dtype=float), (m,))
     select = {"second": second_order_pair, "first": first_order_pair}[rule]

@@ -102,9 +102,9 @@ EIG_RCOND = 1e-10      # eigenvalues of G below EIG_RCOND * max eigenvalue are t
 
 @dataclass
 class SpectralGram:
-    "$G = U\\Lambda U^\\top$ and the rotated features $\\tilde R = RU$, computed once per fit."
-    lam: np.ndarray   # (d,) eigenvalues of G (of T G T when scaled), those below rcond * max set to 0
-    U: np.ndarray     # (d, d) orthonormal eigenvectors; when scaled, T times them (G^+ = U diag(1/lam) U^T still holds)
+    "$G = U\\,\\mathrm{diag}(\\kappa)\\,U^\\top$ and the rotated features $\\tilde R = RU$, computed once per fit."
+    eigvals: np.ndarray   # (d,) κ_j, the eigenvalues of G (of N G N when scaled), those below rcond * max set to 0
+    U: np.ndarray     # (d, d) orthonormal eigenvectors; when scaled, N times them (G^+ = U diag(1/κ) U^T still holds)
     RU: np.ndarray    # (m, d) rotated features R U
     rcond: float
     scale: np.ndarray | None = None   # the diagonal T of the Jacobi scaling, or None (then U is orthonormal)
@@ -122,10 +122,10 @@ def spectral_gram(G, # (d, d) positive semidefinite
         g = np.diag(G).copy()
         T = np.where(g > 0, 1.0 / np.sqrt(np.where(g > 0, g, 1.0)), 1.0)
         G = T[:, None] * G * T[None, :]
-    lam, U = np.linalg.eigh(G)
-    lam = np.where(lam > rcond * max(lam.max(), 0.0), lam, 0.0)
+    eigvals, U = np.linalg.eigh(G)
+    eigvals = np.where(eigvals > rcond * max(eigvals.max(), 0.0), eigvals, 0.0)
     if T is not None: U = T[:, None] * U
-    return SpectralGram(lam, U, R @ U, rcond, T, G0, R)
+    return SpectralGram(eigvals, U, R @ U, rcond, T, G0, R)
 
 def _shift_ok(spec, rho):
     "A scaled decomposition serves rho = 0 only: (TGT + rho T^2) has other eigenvectors than TGT."
@@ -133,10 +133,10 @@ def _shift_ok(spec, rho):
         raise ValueError("a Jacobi-scaled SpectralGram gives G^+ only (rho = 0); build it with scale=False for rho > 0")
 
 def shifted_inverse(spec:SpectralGram, rho:float=0.0 # the shift
-                   )->np.ndarray: # (d,) diagonal of (Lambda + rho I)^+
-    "Diagonal of $(\\Lambda + \\rho I)^+$: $1/(\\lambda_j + \\rho)$, and $0$ on the null space of $G$ when $\\rho = 0$."
+                   )->np.ndarray: # (d,) diagonal of (diag(kappa) + rho I)^+
+    "Diagonal of $(\\mathrm{diag}(\\kappa) + \\rho I)^+$: $1/(\\kappa_j + \\rho)$, and $0$ on the null space of $G$ when $\\rho = 0$."
     _shift_ok(spec, rho)
-    s = spec.lam + rho
+    s = spec.eigvals + rho
     return np.divide(1.0, s, out=np.zeros_like(s), where=s > 0)
 
 # %% ../nbs/02_subproblems.ipynb #7657e23a
@@ -337,7 +337,7 @@ class HingeIP:
     c: float           # its intercept
     alpha: np.ndarray  # (m,) dual feasible multipliers with the highest value LB
     UB: float          # F(w, c): an upper bound of the optimal value
-    LB: float          # D(alpha): a lower bound of the optimal value
+    LB: float          # the dual function at alpha: a lower bound of the optimal value
     n_iter: int        # interior-point steps
     status: str        # "converged", "below" (UB < stop_below), "above" (LB >= stop_above), "stalled", "max_iter",
                        # "deadline" or "failed" (a Newton matrix with NaN or inf: numerical breakdown)
@@ -350,9 +350,9 @@ def pinv_factor(M, # symmetric positive semidefinite (q, q)
                 rcond:float=EIG_RCOND # relative eigenvalue threshold
                )->tuple: # (Ud, Un): M^+ = Ud Ud^T, Un an orthonormal basis of the null space of M
     "A factor of the pseudo-inverse of $M$ and a basis of its null space, from one eigendecomposition."
-    lam, U = np.linalg.eigh(M)
-    keep = lam > rcond * max(lam.max(initial=0.0), 0.0)
-    return np.ascontiguousarray(U[:, keep] / np.sqrt(lam[keep])), np.ascontiguousarray(U[:, ~keep])
+    eigvals, U = np.linalg.eigh(M)
+    keep = eigvals > rcond * max(eigvals.max(initial=0.0), 0.0)
+    return np.ascontiguousarray(U[:, keep] / np.sqrt(eigvals[keep])), np.ascontiguousarray(U[:, ~keep])
 
 _IP_STATUS = {0: "converged", 1: "below", 2: "above", 3: "max_iter", 4: "stalled", 5: "failed"}
 
@@ -504,7 +504,7 @@ def best_intercept(f, # decision values without intercept, R z, (m,)
                    y, # labels ±1
                    C=1.0, # loss weights (scalar or (m,))
                    loss:str="hinge" # "hinge" or "squared"
-                  )->float: # argmin_c sum_i C_i H(1 - y_i (f_i + c)) (midpoint of the minimisers)
+                  )->float: # argmin_c sum_i C_i l(1 - y_i (f_i + c)), l the loss (midpoint of the minimisers)
     "The exact optimal intercept for fixed $z$."
     f, y = np.asarray(f, dtype=float), np.asarray(y, dtype=float)
     w = np.broadcast_to(np.asarray(C, dtype=float), f.shape)
@@ -561,10 +561,10 @@ def fit_qsvm(X, # data (m, n), float64
 # %% ../nbs/02_subproblems.ipynb #5226d352
 @dataclass
 class SquaredSystem:
-    "$S = G + 2\\mathcal C\\tilde R^\\top\\tilde R = U\\Lambda U^\\top$ and the pieces of (7) with $c$ eliminated."
-    lam: np.ndarray   # (d,) eigenvalues of S (below rcond * max set to 0)
-    U: np.ndarray     # (d, d) eigenvectors of S
-    g: np.ndarray     # (d,) 2 C R~^T y~
+    "$G_{\\rm sq} = G + 2\\mathcal C R_{\\rm c}^\\top R_{\\rm c} = U\\,\\mathrm{diag}(\\kappa)\\,U^\\top$ and the pieces of (7) with $c$ eliminated."
+    eigvals: np.ndarray   # (d,) eigenvalues of G_sq (below rcond * max set to 0)
+    U: np.ndarray     # (d, d) eigenvectors of G_sq
+    g: np.ndarray     # (d,) 2 C R_c^T y_c
     rbar: np.ndarray  # (d,) mean feature vector
     ybar: float       # mean label
 
@@ -572,17 +572,17 @@ def squared_system(G, R, y, # G (d, d), features (m, d), labels ±1
                    C:float, # loss weight (scalar)
                    rcond:float=EIG_RCOND # relative eigenvalue threshold
                   )->SquaredSystem:
-    "Build and eigendecompose $S = G + 2\\mathcal C\\tilde R^\\top\\tilde R$ once per fit (second moments of $R$)."
+    "Build and eigendecompose $G_{\\rm sq} = G + 2\\mathcal C R_{\\rm c}^\\top R_{\\rm c}$ once per fit (second moments of $R$)."
     rbar, ybar = R.mean(axis=0), float(np.mean(y))
     RtR = R.T @ R - R.shape[0] * np.outer(rbar, rbar)
-    lam, U = np.linalg.eigh(G + 2 * C * RtR)
-    lam = np.where(lam > rcond * max(lam.max(), 0.0), lam, 0.0)
-    return SquaredSystem(lam, U, 2 * C * (R.T @ y - R.shape[0] * ybar * rbar), rbar, ybar)
+    eigvals, U = np.linalg.eigh(G + 2 * C * RtR)
+    eigvals = np.where(eigvals > rcond * max(eigvals.max(), 0.0), eigvals, 0.0)
+    return SquaredSystem(eigvals, U, 2 * C * (R.T @ y - R.shape[0] * ybar * rbar), rbar, ybar)
 
 def solve_squared_subproblem(sq:SquaredSystem, rho:float=0.0, u=None # penalty weight and sparse point
                             )->tuple: # (z, c)
     "Closed form of $P^q_{(z,c)}$: $z = (S+\\rho I)^+(2\\mathcal C\\tilde R^\\top\\tilde y + \\rho u)$, $c = \\bar y - \\bar r^\\top z$."
-    s = sq.lam + rho
+    s = sq.eigvals + rho
     dinv = np.divide(1.0, s, out=np.zeros_like(s), where=s > 0)
     rhs = sq.g + rho * u if (rho and u is not None) else sq.g
     z = sq.U @ (dinv * (sq.U.T @ rhs))

@@ -36,9 +36,9 @@ def test_lambda_zero_matches_primal(seed):
     kernel, C = [("rbf", 0.3), ("linear", 1.0), ("poly", 0.3), ("rbf", 20.0), ("linear", 10.0), ("poly", 1.0)][seed % 6]
     clf = KLR(C, kernel=kernel, tol=1e-9).fit(X, y)
     assert clf.alpha_.min() > 10 * clf.box_          # no α at the box: (22) is the unbounded dual of the primal
-    c, b, rho, primal = solve_sklr_primal(kernel_matrix(X, X, kernel, clf.gamma_), np.where(y == 1, 1.0, -1.0), C, 0.0)
-    p_primal = sigmoid(kernel_matrix(Xnew, X, kernel, clf.gamma_) @ c - b)
-    assert rho == 0.0
+    coef, c, theta, primal = solve_sklr_primal(kernel_matrix(X, X, kernel, clf.gamma_), np.where(y == 1, 1.0, -1.0), C, 0.0)
+    p_primal = sigmoid(kernel_matrix(Xnew, X, kernel, clf.gamma_) @ coef + c)
+    assert theta == 0.0
     np.testing.assert_allclose(clf.predict_proba(Xnew)[:, 1], p_primal, atol=1e-5)
     np.testing.assert_allclose(SparseKLR(C, 0.0, kernel=kernel, tol=1e-9).fit(X, y).predict_proba(Xnew)[:, 1],
                                p_primal, atol=1e-5)
@@ -46,14 +46,14 @@ def test_lambda_zero_matches_primal(seed):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_positive_lambda_is_primal_with_rho_lambda(seed):
-    "At λ > 0 the dual solution is the primal S-KLR solution for ν = Σα, with ρ* = λ and the same optimum."
+def test_positive_lambda_is_primal_with_theta_lambda(seed):
+    "At λ > 0 the dual solution is the primal S-KLR solution for ν = Σα, with θ* = λ and the same optimum."
     X, y, _ = _problem(100 + seed, m=30)
     lam, C = [0.3, 1.0, 2.5][seed % 3], [1.0, 4.0][seed % 2]
     ypm = np.where(y == 1, 1.0, -1.0)
     clf = SparseKLR(C, lam, gamma=0.5, tol=1e-10).fit(X, y)
-    c, b, rho, primal = solve_sklr_primal(rbf_kernel(X, gamma=0.5), ypm, C, clf.nu_[0])
-    np.testing.assert_allclose(rho, lam, atol=1e-5)
+    coef, c, theta, primal = solve_sklr_primal(rbf_kernel(X, gamma=0.5), ypm, C, clf.nu_[0])
+    np.testing.assert_allclose(theta, lam, atol=1e-5)
     np.testing.assert_allclose(primal, -(clf.objective_[0] + lam * clf.nu_[0]), rtol=1e-8)
 
 
