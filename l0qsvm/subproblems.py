@@ -100,7 +100,7 @@ def qsvm_primal_cvxopt(G, R, y, # G (d, d), features R (m, d), labels ±1 (m,)
     z, c = x[:d], float(x[d])
     return z, c, primal_objective(G, R, y, C, z, c, loss=loss, rho=rho, u=u, lam=lam)
 
-# %% ../nbs/02_subproblems.ipynb #f04cbb2e
+# %% ../nbs/02_subproblems.ipynb #4aa8cbcc
 EIGH_CACHE_MIN = 256         # eigendecompositions of matrices of at least this order are remembered
 EIGH_CACHE_BYTES = 2**29     # memory budget of the remembered eigenvectors, per process (0 turns the cache off)
 _EIGH_CACHE = OrderedDict()  # (shape, digest of the bytes) -> (eigenvalues, eigenvectors), least recently used first
