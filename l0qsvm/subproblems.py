@@ -838,7 +838,7 @@ def fit_l1qsvm(X, # data (m, n), float64
                max_iter=None, # cvxopt iteration cap (None: 200)
                ridge:float=1e-12, # cvxopt: ridge on the (Jacobi-scaled) z block (needed only for singular G)
                polish:bool=True, # cvxopt: exact zeros by `polish_l1_support` (kept only when it passes the optimality check)
-               solver:str="active-set", # "active-set" (ADMM or QSVM signs, then an active set) or "cvxopt" (the reference)
+               solver:str="active-set", # "active-set" (ADMM or QSVM signs, then an active set; the cvxopt route if it cannot certify) or "cvxopt" (the reference)
                deadline=None # time.perf_counter() value at which every solver stops (cvxopt: the polish is skipped)
               )->QuadraticFit:
     "$\\ell_1$-QSVM (Mousavi et al.): by `solve_l1qsvm`, or as the QP in the split variables $w = w^+ - w^-$ with cvxopt."
@@ -846,8 +846,17 @@ def fit_l1qsvm(X, # data (m, n), float64
     if solver not in ("active-set", "cvxopt"): raise ValueError(f"solver must be 'active-set' or 'cvxopt', got {solver!r}")
     with blas_threads(*np.shape(X)):
         R, G = quadratic_features(X), gram_matrix(X)
-        if solver == "active-set": return solve_l1qsvm(G, R, y, C, lam, tol=max(tol, 1e-8), deadline=deadline)
-        return _l1qsvm_cvxopt(G, R, y, C, lam, tol=tol, max_iter=max_iter, ridge=ridge, polish=polish, deadline=deadline)
+        if solver == "cvxopt":
+            return _l1qsvm_cvxopt(G, R, y, C, lam, tol=tol, max_iter=max_iter, ridge=ridge, polish=polish, deadline=deadline)
+        fit = solve_l1qsvm(G, R, y, C, lam, tol=max(tol, 1e-8), deadline=deadline)
+        if fit.converged or fit.status == "deadline": return fit
+        # the active set ran out of corrections (rare): the reference route, whose polish certifies its answer
+        ref = _l1qsvm_cvxopt(G, R, y, C, lam, tol=min(tol, 1e-9), max_iter=max_iter, ridge=ridge, polish=True,
+                             deadline=deadline)
+        if not (ref.converged or ref.objective < fit.objective): return fit
+        if not ref.converged: ref.cause = f"{fit.cause}; then {ref.cause}"
+        ref.n_iter += fit.n_iter
+        return ref
 
 def _l1qsvm_cvxopt(G, R, y, C, lam, *, tol, max_iter, ridge, polish, deadline)->QuadraticFit:
     "The reference route of `fit_l1qsvm`: the split QP by cvxopt (equilibrated), then the support polish."

@@ -36,3 +36,19 @@ def test_l0qsvm_swap_never_worse_than_algorithm_1(seed):
     assert swap.swap_certificate_[0]["passed"] and swap.certificate_[0]["passed"]
     assert np.count_nonzero(swap.z_) <= k
     assert paper.swap_certificate_ == [None]
+
+
+@pytest.mark.parametrize("standardise", [False, True])
+def test_l1qsvm_certifies_where_the_active_set_runs_out_of_corrections(standardise):
+    "Iris at C = 100 (the docs' example): the active set alone ended uncertified with a ConvergenceWarning."
+    import warnings
+    from sklearn.datasets import load_iris
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.preprocessing import StandardScaler
+    X, y = load_iris(return_X_y=True)
+    if standardise: X = StandardScaler().fit_transform(X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        new = L1QSVM(C=100.0, lam=1.0).fit(X, y)
+    ref = L1QSVM(C=100.0, lam=1.0, solver="cvxopt").fit(X, y)
+    np.testing.assert_allclose(new.objective_, ref.objective_, rtol=1e-6)
