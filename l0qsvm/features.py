@@ -36,11 +36,14 @@ def quadratic_features(X # data, shape (m, n)
     "The rows $r_i = [s_i; x_i]$, $s_i = \\tfrac12 D_n^\\top(x_i\\otimes x_i)$, so that $z^\\top r_i = \\tfrac12 x_i^\\top W x_i + b^\\top x_i$."
     X = np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[1] == 0: raise ValueError(f"X must be a 2-d array (m, n) with n >= 1, got shape {X.shape}")
-    n = X.shape[1]
-    rows, cols = hvec_indices(n)
-    S = X[:, rows] * X[:, cols]
-    S *= term_scale(n)[:S.shape[1]]
-    return np.hstack([S, X])
+    m, n = X.shape; nw = n * (n + 1) // 2
+    R = np.empty((m, nw + n)); off = 0
+    for c in range(n):                         # hvec runs down column c of W from the diagonal: the block x_c * x_{c:}
+        np.multiply(X[:, c:], X[:, c:c + 1], out=R[:, off:off + n - c])
+        R[:, off] *= 0.5                       # the square x_c^2 / 2 (W_cc appears once in x^T W x)
+        off += n - c
+    R[:, nw:] = X
+    return R
 
 # %% ../nbs/01_features.ipynb #4c638ba4
 def pack_surface(W, # symmetric (n, n) quadratic coefficient matrix
