@@ -9,19 +9,19 @@ the times: the test accuracy of both, and for L0QSVM whether its swap certificat
 
 Data: breast cancer (scikit-learn, 30 features), red wine quality (UCI 186, `$L0QSVM_DATA_DIR/winequality-red.csv`,
 label quality >= 6, 11 features). k in {5, 2n}; L0QSVM with C = 10 (the value the examples use on standardised data;
-`--C` changes it) and its defaults otherwise (hinge loss, refine="swap").
+`--C` changes it) and its defaults otherwise (hinge loss, refine="swap": for k <= 15 the swap search starts from the
+k screened terms, for larger k from Algorithm 1 on a screened working set; see `06_penalty`).
 
-Then CPU contention: the breast-cancer fits (k = 5 and k = 60) timed quiet, then with a concurrent busy process
-spinning on one core (`python -c "while True: pass"`), with the package's BLAS setting (one BLAS thread for fits
-this small, `l0qsvm.subproblems.blas_threads`) and with the BLAS library's default threads (`BLAS_SMALL = 0`), medians
-of `--repeats` fits each; the busy/quiet ratio should stay below 2 with the package's setting.
+Then CPU contention: the breast-cancer fits (k = 5 and k = 60) with a busy process pinned to one core, paused and
+resumed between alternating quiet and busy fits (`contention` of `bench/blas_threads.py`, which documents the
+measurement), with the package's BLAS setting and with the library's default threads; the busy/quiet ratio should
+stay below 2 with the package's setting.
 
 Last line: `RESULT l0qsvm_vs_abess ratio=X target=1.0`, X = the worst cell of (abess time / L0QSVM time).
 Usage: python bench/l0qsvm_vs_abess.py [--repeats N] [--C C] [--skip-contention]
 """
 import argparse
 import os
-import subprocess
 import sys
 import time
 import warnings
@@ -33,7 +33,6 @@ from sklearn.datasets import load_breast_cancer
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import PolynomialFeatures, StandardScaler
 
-import l0qsvm.subproblems
 from l0qsvm import L0QSVM
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,30 +96,9 @@ def main():
 
 
 def contention(args):
-    X, t = load_breast_cancer(return_X_y=True)
-    Xa, _, ya, _ = train_test_split(X, t, test_size=0.3, random_state=0, stratify=t)
-    Xa = StandardScaler().fit_transform(Xa)
-    small = l0qsvm.subproblems.BLAS_SMALL
-    def median_fit(k):
-        times = []
-        for _ in range(max(args.repeats, 5)):
-            t0 = time.perf_counter(); L0QSVM(k, C=args.C).fit(Xa, ya); times.append(time.perf_counter() - t0)
-        return float(np.median(times))
-    for k in [5, 60]:
-        row = {}
-        for setting, value in [("one BLAS thread (package default)", small), ("BLAS default threads", 0)]:
-            l0qsvm.subproblems.BLAS_SMALL = value
-            quiet = median_fit(k)
-            busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
-            try:
-                time.sleep(0.5); loaded = median_fit(k)
-            finally:
-                busy.kill(); busy.wait()
-            row[setting] = (quiet, loaded)
-        l0qsvm.subproblems.BLAS_SMALL = small
-        print(f"contention, breast cancer k={k}: " + " | ".join(
-            f"{name}: quiet {q*1e3:.0f} ms, with a busy process {b*1e3:.0f} ms (x{b/q:.2f})" for name, (q, b) in row.items()),
-            flush=True)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from blas_threads import contention as paired
+    paired(max(args.repeats, 9), C=args.C)
 
 
 if __name__ == "__main__":

@@ -257,7 +257,7 @@ def fit_l0qsvm(X, # data (m, n), float64
 # %% ../nbs/06_penalty.ipynb #42ad6682
 WORKING_SET = (2, 10)   # refine="swap": Algorithm 1 runs on the max(2k, k + 10) terms screen_terms ranks first
 SETTLE_MAX_INNER = 5    # refine="swap": inner iterations per outer iteration of Algorithm 1 (at most)
-SCREEN_START_K = 15     # refine="swap" with k <= SCREEN_START_K: no Algorithm 1, the swaps start from the k screened terms
+SCREEN_START_K = 15     # refine="swap", hinge loss, k <= SCREEN_START_K: no Algorithm 1, the swaps start from the screen
 
 def swap_refined_fit(G, R, y, # G (d, d), features (m, d), labels ±1
                      k:int, # sparsity level
@@ -270,7 +270,7 @@ def swap_refined_fit(G, R, y, # G (d, d), features (m, d), labels ±1
     "The swap search over all terms, from the $k$ screened terms (small $k$) or from Algorithm 1 on a screened working set."
     d = G.shape[0]; k = int(min(k, d))
     s = min(d, max(WORKING_SET[0] * k, k + WORKING_SET[1]))
-    if k <= SCREEN_START_K:                                  # small k: the screen is the start (no z-step at all)
+    if k <= SCREEN_START_K and loss == "hinge":              # small k: the screen is the start (no z-step at all)
         W = screen_terms(G, R, y, C, k, loss) if k < d else np.arange(d)
         start = QuadraticFit(np.zeros(d), 0.0, np.nan, 0, True, 0.0, support=np.arange(k), status="converged",
                              history=dict(objective=[], q=[], z_minus_u_inf=[], rho=[], outer=[], inner=[], restarts=0,
@@ -295,10 +295,11 @@ def swap_refined_fit(G, R, y, # G (d, d), features (m, d), labels ±1
     if not ok:
         if swap["status"] == "deadline":
             where = "during Algorithm 1 (the start)" if start.status == "deadline" else "during the swap search"
-            cause.append(f"the time budget ran out {where} after {start.n_iter} z-step{'s' * (start.n_iter != 1)} of "
-                         f"Algorithm 1 on {W.size} screened terms and {swap['n_fits']} fit{'s' * (swap['n_fits'] != 1)} of "
-                         f"the swap search ({swap['n_swaps']} swap{'s' * (swap['n_swaps'] != 1)} made), so no swap "
-                         f"certificate")
+            began = (f"from the {k} screened terms" if start.n_iter == 0 else f"after {start.n_iter} "
+                     f"z-step{'s' * (start.n_iter != 1)} of Algorithm 1 on {W.size} screened terms")
+            cause.append(f"the time budget ran out {where} ({began}) after {swap['n_fits']} "
+                         f"fit{'s' * (swap['n_fits'] != 1)} of the swap search ({swap['n_swaps']} "
+                         f"swap{'s' * (swap['n_swaps'] != 1)} made), so no swap certificate")
         else:
             cause.append(f"the swap search ended uncertified ({swap['status']}; best unsettled swap: {-swap['worst']:.3e} "
                          f"relative decrease > rtol={swap['rtol']:g})")
