@@ -9,19 +9,23 @@ the times: the test accuracy of both, and for L0QSVM whether its swap certificat
 
 Data: breast cancer (scikit-learn, 30 features), red wine quality (UCI 186, `$L0QSVM_DATA_DIR/winequality-red.csv`,
 label quality >= 6, 11 features). k in {5, 2n}; L0QSVM with C = 10 (the value the examples use on standardised data;
-`--C` changes it) and its defaults otherwise (hinge loss, refine="swap").
+`--C` changes it) and its defaults otherwise (hinge loss, refine="swap": for k <= 15 the swap search starts from the
+k screened terms, for larger k from Algorithm 1 on a screened working set; see `06_penalty`).
 
-Then CPU contention: the breast-cancer fits (k = 5 and k = 60) timed quiet, then with a concurrent busy process
-spinning on one core (`python -c "while True: pass"`), with the package's BLAS setting (one BLAS thread for fits
-this small, `l0qsvm.subproblems.blas_threads`) and with the BLAS library's default threads (`BLAS_SMALL = 0`), medians
-of `--repeats` fits each; the busy/quiet ratio should stay below 2 with the package's setting.
+Then CPU contention: the breast-cancer fits (k = 5 and k = 60) with a busy process pinned to one core, paused and
+resumed between alternating quiet and busy fits (`contention` of `bench/blas_threads.py`, which documents the
+measurement), with the package's BLAS setting and with the library's default threads; the busy/quiet ratio should
+stay below 2 with the package's setting.
+
+Then the per-fit overheads at this size (red wine, k = 5): the median time of each fixed piece of a fit (parameter and
+data validation, the BLAS-thread limit, the features R and the matrix G, one interior-point call that stops at its
+first bound, one interior-point step), beside the whole fit.
 
 Last line: `RESULT l0qsvm_vs_abess ratio=X target=1.0`, X = the worst cell of (abess time / L0QSVM time).
-Usage: python bench/l0qsvm_vs_abess.py [--repeats N] [--C C] [--skip-contention]
+Usage: python bench/l0qsvm_vs_abess.py [--repeats N] [--C C] [--skip-contention] [--skip-overheads]
 """
 import argparse
 import os
-import subprocess
 import sys
 import time
 import warnings
@@ -33,7 +37,6 @@ from sklearn.datasets import load_breast_cancer
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import PolynomialFeatures, StandardScaler
 
-import l0qsvm.subproblems
 from l0qsvm import L0QSVM
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,6 +70,7 @@ def main():
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--C", type=float, default=10.0)
     ap.add_argument("--skip-contention", action="store_true")
+    ap.add_argument("--skip-overheads", action="store_true")
     args = ap.parse_args()
     try:
         import abess  # noqa: F401
@@ -92,35 +96,45 @@ def main():
                   f"(swap certificate {model.swap_certificate_[0]['passed']}, Lu-Zhang {model.certificate_[0]['passed']}, "
                   f"{model.swap_certificate_[0]['n_swaps']} swaps) | abess {ta*1e3:.1f} ms acc {acc_a:.3f} | "
                   f"ratio {ratio:.2f}", flush=True)
+    if not args.skip_overheads: overheads(args)
     if not args.skip_contention: contention(args)
     print(f"RESULT l0qsvm_vs_abess ratio={worst:.2f} target={TARGET}")
 
 
+def overheads(args):
+    from sklearn.utils.validation import validate_data
+    from l0qsvm.features import gram_matrix, quadratic_features
+    from l0qsvm.subproblems import blas_threads, solve_hinge_ip
+    from l0qsvm.swap import screen_terms
+    name, X, y = list(datasets())[1]
+    Xa, _, ya, _ = train_test_split(X, y, test_size=0.3, random_state=0, stratify=y)
+    Xa = StandardScaler().fit_transform(Xa); ys = np.where(ya == 1, 1.0, -1.0)
+    R, G = quadratic_features(Xa), gram_matrix(Xa)
+    S = screen_terms(G, R, ys, args.C, 5); RS, GS = R[:, S], G[np.ix_(S, S)]
+    full = solve_hinge_ip(RS, ys, args.C, GS)
+    def enter_blas():
+        with blas_threads(*Xa.shape): pass
+    def validate():
+        est = L0QSVM(5, C=args.C); est._validate_params(); validate_data(est, Xa, ya, dtype=np.float64)
+    pieces = {"parameter and data validation": validate, "BLAS-thread limit (enter and exit)": enter_blas,
+              "features R (m x d)": lambda: quadratic_features(Xa), "matrix G (d x d)": lambda: gram_matrix(Xa),
+              "interior-point call stopped at its first bound (5 terms)":
+                  lambda: solve_hinge_ip(RS, ys, args.C, GS, stop_below=np.inf),
+              f"interior-point solve (5 terms, {full.n_iter} steps)": lambda: solve_hinge_ip(RS, ys, args.C, GS),
+              "whole fit L0QSVM(k=5)": lambda: L0QSVM(5, C=args.C).fit(Xa, ya)}
+    print(f"per-fit overheads, {name}, m={len(ya)} d={R.shape[1]} (median of 50 calls, one BLAS thread):")
+    with blas_threads(*Xa.shape):
+        for label, f in pieces.items():
+            f(); times = []
+            for _ in range(50):
+                t0 = time.perf_counter(); f(); times.append(time.perf_counter() - t0)
+            print(f"  {label}: {np.median(times)*1e3:.3f} ms", flush=True)
+
+
 def contention(args):
-    X, t = load_breast_cancer(return_X_y=True)
-    Xa, _, ya, _ = train_test_split(X, t, test_size=0.3, random_state=0, stratify=t)
-    Xa = StandardScaler().fit_transform(Xa)
-    small = l0qsvm.subproblems.BLAS_SMALL
-    def median_fit(k):
-        times = []
-        for _ in range(max(args.repeats, 5)):
-            t0 = time.perf_counter(); L0QSVM(k, C=args.C).fit(Xa, ya); times.append(time.perf_counter() - t0)
-        return float(np.median(times))
-    for k in [5, 60]:
-        row = {}
-        for setting, value in [("one BLAS thread (package default)", small), ("BLAS default threads", 0)]:
-            l0qsvm.subproblems.BLAS_SMALL = value
-            quiet = median_fit(k)
-            busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
-            try:
-                time.sleep(0.5); loaded = median_fit(k)
-            finally:
-                busy.kill(); busy.wait()
-            row[setting] = (quiet, loaded)
-        l0qsvm.subproblems.BLAS_SMALL = small
-        print(f"contention, breast cancer k={k}: " + " | ".join(
-            f"{name}: quiet {q*1e3:.0f} ms, with a busy process {b*1e3:.0f} ms (x{b/q:.2f})" for name, (q, b) in row.items()),
-            flush=True)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from blas_threads import contention as paired
+    paired(max(args.repeats, 9), C=args.C)
 
 
 if __name__ == "__main__":

@@ -358,7 +358,8 @@ class L0QSVM(QuadraticSurfaceClassifier):
         Re-solve the convex model on the selected support at the end (kept only if it lowers the objective).
         With `refine="swap"` the swap search does this anyway.
     refine : {"swap"} or None, default="swap"
-        "swap": Algorithm 1 runs on the terms a screen ranks first and stops once its support settles, then terms are
+        "swap": the start is the k terms a screen ranks first (k <= 15, `l0qsvm.penalty.SCREEN_START_K`), or Algorithm 1
+        run on the terms the screen ranks first and stopped once its support settles (larger k); then terms are
         exchanged between the support and its complement while the objective drops, until no single swap lowers it
         by more than a relative 1e-5 (`l0qsvm.swap.SWAP_RTOL`), which `swap_certificate_` certifies. None: Algorithm 1
         exactly as in the paper (on all terms, stopped by criterion (3)), then the polish.
@@ -393,10 +394,11 @@ class L0QSVM(QuadraticSurfaceClassifier):
     objective_ : ndarray of shape (S,)
         Final objective value per surface.
     n_iter_ : ndarray of shape (S,)
-        Number of z-steps (step 6 of Algorithm 1) per surface, over all inner and outer iterations.
+        Number of z-steps (step 6 of Algorithm 1) per surface, over all inner and outer iterations (0 with
+        `refine="swap"` and k <= 15, whose swap search starts from screened terms).
     history_ : list of S dicts
         Per surface, the history of Algorithm 1 (with `refine="swap"`: on its working set, whose indices are under
-        `working_set`), one entry per z-step: `objective` (model objective at $(z, c)$), `q`
+        `working_set`; empty, with `start="screen"`, when k <= 15), one entry per z-step: `objective` (model objective at $(z, c)$), `q`
         ($q_\\rho(z, c, u)$), `z_minus_u_inf` ($\\lVert z - u \\rVert_\\infty$), `rho` ($\\rho^{(j)}$), `outer` ($j$),
         `inner` ($l$); and `restarts`, `upsilon` ($\\Upsilon$), `objective_unpolished`.
     certificate_ : list of S dicts

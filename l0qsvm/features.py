@@ -36,11 +36,14 @@ def quadratic_features(X # data, shape (m, n)
     "The rows $r_i = [s_i; x_i]$, $s_i = \\tfrac12 D_n^\\top(x_i\\otimes x_i)$, so that $z^\\top r_i = \\tfrac12 x_i^\\top W x_i + b^\\top x_i$."
     X = np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[1] == 0: raise ValueError(f"X must be a 2-d array (m, n) with n >= 1, got shape {X.shape}")
-    n = X.shape[1]
-    rows, cols = hvec_indices(n)
-    S = X[:, rows] * X[:, cols]
-    S *= term_scale(n)[:S.shape[1]]
-    return np.hstack([S, X])
+    m, n = X.shape; nw = n * (n + 1) // 2
+    R = np.empty((m, nw + n)); off = 0
+    for c in range(n):                         # hvec runs down column c of W from the diagonal: the block x_c * x_{c:}
+        np.multiply(X[:, c:], X[:, c:c + 1], out=R[:, off:off + n - c])
+        R[:, off] *= 0.5                       # the square x_c^2 / 2 (W_cc appears once in x^T W x)
+        off += n - c
+    R[:, nw:] = X
+    return R
 
 # %% ../nbs/01_features.ipynb #4c638ba4
 def pack_surface(W, # symmetric (n, n) quadratic coefficient matrix
@@ -83,15 +86,20 @@ def gram_from_moments(Sigma, # X^T X, shape (n, n)
                       mu,    # X^T 1, shape (n,)
                       m:int  # number of samples
                      )->np.ndarray: # G, shape (d, d), symmetric positive semidefinite
-    "$G$ from the moments: $2[D^\\top(I\\otimes\\Sigma)D,\\ D^\\top(I\\otimes\\mu);\\ (I\\otimes\\mu^\\top)D,\\ mI]$."
+    "$G$ from the moments: $2[D^\\top(I\\otimes\\Sigma)D,\\ D^\\top(I\\otimes\\mu);\\ (I\\otimes\\mu^\\top)D,\\ mI]$, assembled entry by entry."
     Sigma, mu = np.asarray(Sigma, dtype=float), np.asarray(mu, dtype=float)
-    n = mu.size
-    D = duplication_matrix(n)
-    I = sparse.identity(n, format="csr")
-    Gww = (D.T @ sparse.kron(I, Sigma, format="csr") @ D).toarray()
-    Gwb = (D.T @ sparse.kron(I, mu[:, None], format="csr")).toarray()
-    G = np.block([[Gww, Gwb], [Gwb.T, m * np.eye(n)]])
-    return 2.0 * G
+    n = mu.size; nw = n * (n + 1) // 2; d = nw + n
+    rows, cols = hvec_indices(n)
+    pos = np.empty((n, n), dtype=np.intp)                      # pos[a, b]: where W_ab (= W_ba) sits in hvec(W)
+    pos[rows, cols] = pos[cols, rows] = np.arange(nw)
+    G = np.zeros((d, d)); flat = G.reshape(-1)
+    for b in range(n):                                         # Step 7: column b of W adds 2 Sigma to the block
+        t = pos[:, b]                                          # (pos[:, b], pos[:, b]); within one b no entry repeats
+        flat[t[:, None] * d + t[None, :]] += 2.0 * Sigma
+    e = np.arange(n)
+    G[pos, nw + e[None, :]] = G[nw + e[None, :], pos] = 2.0 * mu[:, None]   # Step 5: entry (pos[a, e], e) is 2 mu_a
+    G[nw + e, nw + e] = 2.0 * m                                             # Step 6
+    return G
 
 def gram_matrix(X # data, shape (m, n)
                )->np.ndarray: # G, shape (d, d), with z^T G z / 2 == sum_i ||W x_i + b||^2

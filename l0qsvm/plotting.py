@@ -222,6 +222,9 @@ def plot_history(fit, # QuadraticFit of fit_l0qsvm, fitted L0QSVM (or Pipeline),
                 ): # matplotlib Figure
     "Algorithm 1 per z-step: $F$ and $q_\\rho$; $\\lVert z-u\\rVert_\\infty$ (log) with $\\epsilon_O$; $\\rho$ on a right axis."
     hist, est_eps, final = _history_of(fit, surface)
+    if len(hist["objective"]) == 0:
+        raise ValueError("this fit made no z-step (refine='swap' with a small k starts the swap search from screened "
+                         "terms, without Algorithm 1): fit with refine=None to draw Algorithm 1")
     eps_outer = est_eps if eps_outer is None else eps_outer
     F, q = np.asarray(hist["objective"], float), np.asarray(hist["q"], float)
     gap, rho = np.asarray(hist["z_minus_u_inf"], float), np.asarray(hist["rho"], float)

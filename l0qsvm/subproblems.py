@@ -243,6 +243,19 @@ def _feasible_dual(alpha, y, C, out):
             if y[i] < 0: out[i] *= P / N
 
 @njit(cache=True)
+def _chol_solve(L, b, out, tmp):
+    "out = (L L^T)^{-1} b by forward and back substitution (L lower triangular, p x p)."
+    p = b.size
+    for j in range(p):
+        t = b[j]
+        for l in range(j): t -= L[j, l] * tmp[l]
+        tmp[j] = t / L[j, j]
+    for j in range(p - 1, -1, -1):
+        t = tmp[j]
+        for l in range(j + 1, p): t -= L[l, j] * out[l]
+        out[j] = t / L[j, j]
+
+@njit(cache=True)
 def _hinge_ip_steps(RS, RT, y, C, M, Ud, Un, lin, state, best, tol, n_steps, stop_below, stop_above):
     "Up to `n_steps` Mehrotra steps from `state`; updates `state` and `best` in place; returns (status code, steps)."
     m, q = RS.shape
@@ -250,17 +263,23 @@ def _hinge_ip_steps(RS, RT, y, C, M, Ud, Un, lin, state, best, tol, n_steps, sto
     x, xi, s, alpha, beta = state
     bestx, besta, bounds = best
     f = np.empty(m); ah = np.empty(m); D1 = np.empty(m); D2 = np.empty(m); W = np.empty(m); Adx = np.empty(m)
+    ia = np.empty(m); ix = np.empty(m)
     dal = np.zeros(m); dxi = np.zeros(m); ds = np.zeros(m); dbe = np.zeros(m)
     rc1 = np.empty(m); rc2 = np.empty(m); e = np.empty(m); g = np.empty(m)
-    rx = np.empty(p); K = np.empty((p, p)); rhs = np.empty(p)
+    rx = np.empty(p); K = np.empty((p, p)); rhs = np.empty(p); dx = np.empty(p); tmp = np.empty(p)
+    v = np.empty(q); Mw = np.empty(q)
+    small = q <= 24                                      # K by scalar loops (small q) or one matrix product
     sigma = 0.0
     for it in range(n_steps + 1):
-        w = x[:q]
-        Mw = M @ w
-        ub = 0.5 * (w @ Mw) + lin @ w                     # the bounds of the current iterate
+        for j in range(q):
+            t = 0.0
+            for l in range(q): t += M[j, l] * x[l]
+            Mw[j] = t
+        ub = 0.0
+        for j in range(q): ub += x[j] * (0.5 * Mw[j] + lin[j])
         for i in range(m):
             fi = x[q]
-            for j in range(q): fi += RS[i, j] * w[j]
+            for j in range(q): fi += RS[i, j] * x[j]
             f[i] = fi
             t = 1.0 - y[i] * fi
             if t > 0: ub += C[i] * t
@@ -268,12 +287,17 @@ def _hinge_ip_steps(RS, RT, y, C, M, Ud, Un, lin, state, best, tol, n_steps, sto
         bounds[2] = 0.0 if ub < bounds[0] - scale else bounds[2] + 1.0       # steps without progress
         if ub < bounds[0]:
             bounds[0] = ub; bestx[:] = x
-        _feasible_dual(alpha, y, C, ah)
-        v = -lin.copy(); asum = 0.0
+        _feasible_dual(alpha, y, C, ah)                    # the dual bound at ah, and the residual of
+        for j in range(q): v[j] = -lin[j]; rx[j] = Mw[j] + lin[j]   # H x + l = A^T alpha, in one pass
+        rx[q] = 0.0
+        asum = 0.0
         for i in range(m):
             asum += ah[i]
-            ya = y[i] * ah[i]
-            for j in range(q): v[j] += RS[i, j] * ya
+            yh = y[i] * ah[i]; ya = y[i] * alpha[i]
+            for j in range(q):
+                v[j] += RS[i, j] * yh
+                rx[j] -= RS[i, j] * ya
+            rx[q] -= ya
         t2 = Ud.T @ v
         lb = asum - 0.5 * (t2 @ t2)
         if Un.shape[1] > 0:                                # v - l off the range of M: the dual function is -inf
@@ -287,24 +311,33 @@ def _hinge_ip_steps(RS, RT, y, C, M, Ud, Un, lin, state, best, tol, n_steps, sto
         if bounds[0] - bounds[1] <= tol * max(1.0, abs(bounds[0])): return 0, it
         if bounds[2] >= 8: return 4, it                   # rounding stops progress before tol (degenerate problems)
         if it == n_steps: return 3, it
-        for j in range(q): rx[j] = Mw[j] + lin[j]         # residual of H x + l = A^T alpha, and the scalings
-        rx[q] = 0.0
         mu = 0.0
+        for j in range(p):
+            for l in range(p): K[j, l] = 0.0
         for i in range(m):
-            ya = y[i] * alpha[i]
-            for j in range(q): rx[j] -= RS[i, j] * ya
-            rx[q] -= ya
             mu += alpha[i] * s[i] + beta[i] * xi[i]
-            D1[i] = s[i] / alpha[i]; D2[i] = xi[i] / beta[i]
-            W[i] = 1.0 / (D1[i] + D2[i])
+            ia[i] = 1.0 / alpha[i]; ix[i] = 1.0 / xi[i]
+            D1[i] = s[i] * ia[i]; D2[i] = xi[i] / beta[i]
+            wi = 1.0 / (D1[i] + D2[i]); W[i] = wi
+            if small:
+                for j in range(q):
+                    rw = RS[i, j] * wi
+                    for l in range(j + 1): K[j, l] += rw * RS[i, l]
+                    K[q, j] += rw
         mu /= 2 * m
-        RW = RT * W                                        # K = H + A^T W A
-        K[:q, :q] = RW @ RS
+        if small:
+            for j in range(q):
+                for l in range(j): K[l, j] = K[j, l]
+                K[j, q] = K[q, j]
+        else:
+            RW = RT * W                                    # K = H + A^T W A
+            K[:q, :q] = RW @ RS
+            for j in range(q):
+                cw = 0.0
+                for i in range(m): cw += RW[j, i]
+                K[j, q] = cw; K[q, j] = cw
         for j in range(q):
             for l in range(q): K[j, l] += M[j, l]
-            cw = 0.0
-            for i in range(m): cw += RW[j, i]
-            K[j, q] = cw; K[q, j] = cw
         K[q, q] = W.sum()
         trK = 0.0
         for j in range(p): trK += K[j, j]
@@ -320,34 +353,31 @@ def _hinge_ip_steps(RS, RT, y, C, M, Ud, Un, lin, state, best, tol, n_steps, sto
         if not factored: return 5, it                      # NaN or inf in K: numerical breakdown
         step = 1.0
         for phase in range(2):                             # predictor (sigma = 0), then corrector
+            for j in range(p): rhs[j] = -rx[j]
             for i in range(m):
                 if phase == 0:
                     rc1[i] = alpha[i] * s[i]; rc2[i] = beta[i] * xi[i]
                 else:
                     rc1[i] = alpha[i] * s[i] + dal[i] * ds[i] - sigma * mu
                     rc2[i] = beta[i] * xi[i] + dbe[i] * dxi[i] - sigma * mu
-                h = (C[i] - alpha[i] - beta[i]) + rc2[i] / xi[i]
-                e[i] = -(y[i] * f[i] + xi[i] - 1.0 - s[i]) - rc1[i] / alpha[i] - D1[i] * h
+                h = (C[i] - alpha[i] - beta[i]) + rc2[i] * ix[i]
+                e[i] = -(y[i] * f[i] + xi[i] - 1.0 - s[i]) - rc1[i] * ia[i] - D1[i] * h
                 g[i] = h + W[i] * e[i]
-            for j in range(p): rhs[j] = -rx[j]
-            for i in range(m):
                 yg = y[i] * g[i]
                 for j in range(q): rhs[j] += RS[i, j] * yg
                 rhs[q] += yg
-            dx = np.linalg.solve(L.T, np.linalg.solve(L, rhs))
-            step = 1.0
+            _chol_solve(L, rhs, dx, tmp)
+            inv = 1.0                                      # step = min(1, 1 / max ratio): no division per sample
             for i in range(m):
                 a_ = dx[q]
                 for j in range(q): a_ += RS[i, j] * dx[j]
                 Adx[i] = y[i] * a_
                 dal[i] = g[i] - W[i] * Adx[i]
                 dxi[i] = (e[i] - Adx[i]) * D2[i] * W[i]
-                ds[i] = (-rc1[i] - s[i] * dal[i]) / alpha[i]
-                dbe[i] = (-rc2[i] - beta[i] * dxi[i]) / xi[i]
-                if dal[i] < 0: step = min(step, -alpha[i] / dal[i])
-                if dbe[i] < 0: step = min(step, -beta[i] / dbe[i])
-                if ds[i] < 0: step = min(step, -s[i] / ds[i])
-                if dxi[i] < 0: step = min(step, -xi[i] / dxi[i])
+                ds[i] = (-rc1[i] - s[i] * dal[i]) * ia[i]
+                dbe[i] = (-rc2[i] - beta[i] * dxi[i]) * ix[i]
+                inv = max(inv, -dal[i] * ia[i], -dbe[i] / beta[i], -ds[i] / s[i], -dxi[i] * ix[i])
+            step = 1.0 / inv
             if phase == 0:
                 mu_aff = 0.0
                 for i in range(m):
