@@ -6,7 +6,7 @@
 __all__ = ['PATH_PATIENCE', 'grow_support', 'l0_path', 'l1_path', 'fold_scores', 'cv_results', 'select_cell', 'L0QSVMCV',
            'L1QSVMCV', 'plot_cv_path']
 
-# %% ../nbs/09_cv.ipynb #b9f15c22
+# %% ../nbs/09_cv.ipynb #cda4c0c0
 import time
 import warnings
 from numbers import Integral, Real
@@ -29,7 +29,7 @@ from .penalty import penalty_decomposition
 from .subproblems import QuadraticFit, primal_objective, best_intercept, blas_threads, solve_l1qsvm
 from .swap import swap_refine, screen_terms, _squared_parts
 
-# %% ../nbs/09_cv.ipynb #1d82fc00
+# %% ../nbs/09_cv.ipynb #6ff2ac9b
 PATH_PATIENCE = 1    # warm path: the swap search stops after this many single-swap fits in a row fail to improve
 
 def grow_support(G, R, y, # G (d, d), features (m, d), labels ±1
@@ -46,7 +46,7 @@ def grow_support(G, R, y, # G (d, d), features (m, d), labels ±1
     gain[A] = -np.inf
     return np.sort(np.r_[A, np.argsort(-gain, kind="stable")[:n_new]]).astype(int)
 
-# %% ../nbs/09_cv.ipynb #b980959b
+# %% ../nbs/09_cv.ipynb #77fd9210
 def l0_path(G, R, y, # G (d, d), features (m, d), labels ±1
             ks, # increasing sparsity levels
             C, # loss weight
@@ -81,7 +81,7 @@ def l1_path(G, R, y, # G (d, d), features (m, d), labels ±1
     "The $\\ell_1$-QSVM fits for every $\\lambda$ of `lams` on features computed once (as `L1QSVM`'s default solver)."
     for lam in lams: yield solve_l1qsvm(G, R, y, C, lam, tol=1e-7, deadline=deadline)
 
-# %% ../nbs/09_cv.ipynb #7de51793
+# %% ../nbs/09_cv.ipynb #ed4a80bf
 def _frozen(cls, classes, z, c, n):
     "A fitted `cls` with the surfaces z (S, d) and intercepts c (S,): what a scorer needs."
     est = cls(); est.classes_, est.z_, est.c_, est.n_features_in_ = classes, z, c, n
@@ -120,7 +120,7 @@ def fold_scores(path, # callable (G, R, y, grid, C, deadline) -> iterator of Qua
             score_time[i, a] = time.perf_counter() - t0
     return dict(score=score, fit_time=fit_time, score_time=score_time, stopped=stopped)
 
-# %% ../nbs/09_cv.ipynb #59cef1c5
+# %% ../nbs/09_cv.ipynb #852236de
 def cv_results(params:list, # the cells' parameter dicts, in cv_results_ order
                folds:list, # `fold_scores` of each fold, their arrays raveled in the same order
               )->dict: # GridSearchCV's cv_results_ keys
@@ -140,7 +140,7 @@ def cv_results(params:list, # the cells' parameter dicts, in cv_results_ order
     out["rank_test_score"] = rankdata(-ranked, method="min").astype(np.int32)
     return out
 
-# %% ../nbs/09_cv.ipynb #f63ba194
+# %% ../nbs/09_cv.ipynb #08ed1b91
 def select_cell(mean, std, # mean and std of the validation scores per cell
                 sparsity, # per cell, its sparsity order: smaller is sparser (k, or -lambda)
                 n_splits:int, # number of folds
@@ -154,7 +154,7 @@ def select_cell(mean, std, # mean and std of the validation scores per cell
     sparsest = ok[sparsity[ok] == sparsity[ok].min()]
     return int(sparsest[np.argmax(mean[sparsest])])
 
-# %% ../nbs/09_cv.ipynb #bd3f1a3f
+# %% ../nbs/09_cv.ipynb #c951f9ee
 class _QuadraticSurfaceCV(ClassifierMixin, BaseEstimator):
     """Base class of `L0QSVMCV` and `L1QSVMCV`: folds in parallel, `cv_results_`, the selection rule and the refit.
 
@@ -316,7 +316,7 @@ _ATTRIBUTES = """
         The refitted surfaces (see `{model}`).
 """
 
-# %% ../nbs/09_cv.ipynb #c88a0ad6
+# %% ../nbs/09_cv.ipynb #43095faa
 class L0QSVMCV(_QuadraticSurfaceCV):
     """$\\ell_0$-QSVM (hinge or squared loss) with the sparsity level $k$ and the loss weight $\\mathcal C$ chosen by
     cross-validation along a warm-started path over $k$.
@@ -471,7 +471,7 @@ L0QSVMCV.__doc__ = L0QSVMCV.__doc__.replace("{attributes}", _ATTRIBUTES.format(
 L1QSVMCV.__doc__ = L1QSVMCV.__doc__.replace("{attributes}", _ATTRIBUTES.format(
     g="lam", gtype="float", gdesc="ℓ1 weight", model="L1QSVM"))
 
-# %% ../nbs/09_cv.ipynb #0c76e6fb
+# %% ../nbs/09_cv.ipynb #5696b08c
 def plot_cv_path(model, # a fitted L0QSVMCV or L1QSVMCV
                  ax=None, # matplotlib Axes (None: a new figure)
                  Cs=None # which C values to draw (None: all)
