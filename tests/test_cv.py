@@ -131,3 +131,18 @@ def test_max_time_and_verbose(breast_cancer, capsys):
         L0QSVMCV(ks=range(1, 40), Cs=[10.0, 100.0, 1000.0], max_time=0.05).fit(X, y)
     L0QSVMCV(ks=[1, 2], Cs=[1.0], cv=2, verbose=1).fit(X, y)
     assert "fold" in capsys.readouterr().err
+
+
+def test_plot_and_feature_names(breast_cancer):
+    import matplotlib
+    matplotlib.use("Agg")
+    import pandas as pd
+    from l0qsvm import plot_cv_path
+    X, y = breast_cancer
+    df = pd.DataFrame(X[:, :5], columns=[f"f{j}" for j in range(5)])
+    m = L0QSVMCV(ks=[1, 2, 3], Cs=[1.0, 10.0], cv=3).fit(df, y)
+    assert "f" in m.equation() and m.predict(df).shape == (len(y),)
+    ax = plot_cv_path(m)
+    assert len(ax.lines) >= 3 and "k" in ax.get_xlabel()
+    l1 = L1QSVMCV(lams=[0.1, 1.0], Cs=[1.0], cv=3).fit(df, y)
+    assert plot_cv_path(l1).get_xscale() == "log"
