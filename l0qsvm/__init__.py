@@ -5,6 +5,7 @@ from .features import quadratic_features, gram_matrix, term_names, pack_surface,
 from .datasets import load_dataset, list_datasets
 from .smo import smo_solve, klr_dual_solve, SMOResult, LowRankQ, KernelQ, max_violation, dual_bias
 from .estimators import QSVM, L1QSVM, L0QSVM
+from .cv import L0QSVMCV, L1QSVMCV, plot_cv_path
 from .subproblems import QuadraticFit, fit_qsvm, fit_l1qsvm, fit_lsqsvm, qsvm_primal_cvxopt
 from .penalty import fit_l0qsvm, penalty_decomposition, lu_zhang_certificate
 from .swap import swap_refine

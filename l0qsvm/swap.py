@@ -176,8 +176,8 @@ def _squared_values(M, v, c0, A):
         LB[i, j] = _squared_value(M, v, c0, np.r_[np.delete(A, i), j])
     return (c0 - 0.5 * v[A] @ bd.P @ v[A]) if bd.ok else _squared_value(M, v, c0, A), LB
 
-def _refine_squared(G, R, y, C, A, rtol, deadline):
-    M, v, c0 = _squared_parts(G, R, y, C)
+def _refine_squared(G, R, y, C, A, rtol, deadline, parts=None):
+    M, v, c0 = _squared_parts(G, R, y, C) if parts is None else parts
     n_swaps, status, moved = 0, "certified", True
     while moved:
         F, LB = _squared_values(M, v, c0, A)
@@ -205,12 +205,14 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
                 search_tol:float=1e-7, # relative gap of the fits during the search (the final fit uses 1e-9)
                 batch:bool=True, # try batch exchanges before single swaps
                 route:str="auto", # support_fit route (hinge)
-                deadline=None # time.perf_counter() value at which to stop (the certificate then says "deadline")
+                deadline=None, # time.perf_counter() value at which to stop (the certificate then says "deadline")
+                max_failed=None, # stop after this many single-swap fits in a row fail to improve (status "patience"; hinge)
+                parts=None # precomputed `_squared_parts(G, R, y, C)` (squared; e.g. reused along a path)
                )->SwapResult:
     "Exchange terms between the support and its complement while $F^\\star$ drops; certify that no single swap lowers it."
     if loss not in ("hinge", "squared"): raise ValueError(f"loss must be 'hinge' or 'squared', got {loss!r}")
     A = np.sort(np.unique(np.asarray(support, dtype=int))); d = G.shape[0]; k = A.size
-    if loss == "squared": return _refine_squared(G, R, y, C, A, rtol, deadline)
+    if loss == "squared": return _refine_squared(G, R, y, C, A, rtol, deadline, parts)
     def fit(S, **kw):                                      # warm starts from the current point
         x0 = None if cur is None else np.r_[np.zeros(d), cur.c]
         if x0 is not None: x0[A] = cur.z
@@ -243,8 +245,10 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
                     break
                 size //= 2
             if not moved: last_batch = 1
+        failed = 0
         while not moved:                                   # step 3: single swaps, best bound first
             if deadline is not None and time.perf_counter() >= deadline: status = "deadline"; break
+            if max_failed is not None and failed >= max_failed: status = "patience"; break
             i, j = divmod(int(np.argmin(np.where(fitted, np.inf, LB))), d)
             if fitted[i, j] or not LB[i, j] < thr: break
             S = np.sort(np.r_[np.delete(A, i), j])
@@ -252,7 +256,7 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
             if res.UB < thr:
                 A, cur, moved = S, res, True; n_swaps += 1
                 break
-            LB = np.maximum(LB, bd.lb(R.T @ (y * res.alpha), res.alpha.sum()))
+            LB = np.maximum(LB, bd.lb(R.T @ (y * res.alpha), res.alpha.sum())); failed += 1
             LB[i, j] = max(LB[i, j], res.LB); fitted[i, j] = True   # settled by its own fit (a tie within its tol)
         if moved:                                          # the decision stopped early: solve the new support, unless
             exact, LB = False, None                        # its bracket is already narrow (its multipliers then give
