@@ -102,7 +102,8 @@ def qsvm_primal_cvxopt(G, R, y, # G (d, d), features R (m, d), labels ±1 (m,)
 
 # %% ../nbs/02_subproblems.ipynb #4aa8cbcc
 EIGH_CACHE_MIN = 256         # eigendecompositions of matrices of at least this order are remembered
-EIGH_CACHE_BYTES = 2**29     # memory budget of the remembered eigenvectors, per process (0 turns the cache off)
+EIGH_CACHE_BYTES = 2**27     # memory budget of the remembered eigenvectors, per process (0 turns the cache off);
+                             # below the 300 MB of growth after which joblib's loky restarts a worker as leaking
 _EIGH_CACHE = OrderedDict()  # (shape, digest of the bytes) -> (eigenvalues, eigenvectors), least recently used first
 
 def cached_eigh(A # symmetric (d, d)
