@@ -171,7 +171,8 @@ def check_feature_scales(X, # data, shape (m, n)
                          feature_names=None, # names of the columns (default x0, x1, ...)
                          threshold:float=SCALE_RATIO_WARN, # warn above this ratio
                          magnitude:tuple=SCALE_MAGNITUDE_WARN, # warn when the typical scale is outside this range
-                         stacklevel:int=3 # passed to `warnings.warn`
+                         stacklevel:int=3, # passed to `warnings.warn`
+                         why:str|None=None # why scales matter to this model (default: the quadratic surface's regulariser)
                         )->float: # the ratio largest / smallest nonzero root-mean-square value (1 if fewer than 2)
     "Warn (`FeatureScaleWarning`) when the features' scales differ by more than `threshold`, or are all far from 1; return the ratio."
     s = feature_scales(X)
@@ -183,8 +184,8 @@ def check_feature_scales(X, # data, shape (m, n)
     advice = "standardise the features first, e.g. make_pipeline(StandardScaler(), model)."
     if ratio > threshold:
         warnings.warn(f"{estimator}: the features are on very different scales: their root-mean-square values range "
-                      f"from {s[lo]:.3g} ({name(lo)}) to {s[hi]:.3g} ({name(hi)}), a ratio of {ratio:.3g}. The model's "
-                      f"regulariser weighs features by their scale, and its solvers slow down on such data; {advice}",
+                      f"from {s[lo]:.3g} ({name(lo)}) to {s[hi]:.3g} ({name(hi)}), a ratio of {ratio:.3g}. "
+                      f"{why or 'The model’s regulariser weighs features by their scale, and its solvers slow down on such data'}; {advice}",
                       FeatureScaleWarning, stacklevel=stacklevel)
     elif not magnitude[0] <= (typical := float(np.exp(np.mean(np.log(s[nz]))))) <= magnitude[1]:
         effect = "underfits (towards a constant)" if typical < magnitude[0] else "fits the training data almost exactly"

@@ -20,7 +20,8 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 from tqdm.auto import tqdm
 
-from .multiclass import encode_labels, ovr_decision, ovr_predict, ovr_targets, warn_if_not_converged
+from .multiclass import (encode_labels, ovr_decision, ovr_predict, ovr_targets, warn_if_not_converged,
+                               check_feature_scales)
 from .sklr import lambda_bound_from_rows, paper_start
 from .smo import KERNELS, KernelQ, klr_dual_solve
 
@@ -230,6 +231,10 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
         deadline = None if self.max_time is None else time.perf_counter() + self.max_time
         X, y = validate_data(self, X, y, dtype=np.float64)
         classes, y_idx = encode_labels(y)
+        if not callable(self.kernel):                  # a kernel of distances or inner products: scales matter
+            check_feature_scales(X, estimator=type(self).__name__, feature_names=getattr(self, "feature_names_in_", None),
+                                 magnitude=(0.0, np.inf), stacklevel=4,
+                                 why="The kernel’s distances are dominated by the features on the largest scale")
         box = 1e-6 * self.C if self.box is None else float(self.box)
         if not 2 * box < self.C: raise ValueError(f"box must be below C/2 = {self.C / 2:g}, got {box:g}")
         gamma = kernel_gamma(self.gamma, X)

@@ -124,3 +124,19 @@ def test_errors():
         SparseKLR(kernel=lambda A, B: np.ones((len(A), 2))).fit(X, y)
     with pytest.raises(ValueError, match="lam"):
         SparseKLR(lam=-0.1).fit(X, y)
+
+
+def test_badly_scaled_features_warn_with_the_kernels_reason():
+    "Issue 7's up-front scale check, for the kernel models: a feature x1e5 dominates every kernel distance."
+    import warnings
+    from l0qsvm.multiclass import FeatureScaleWarning
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((80, 3)); y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FeatureScaleWarning)
+        SparseKLR(C=10.0, lam=1.0).fit(X, y)                      # standardised: silent
+        KLR(C=10.0).fit(1e-4 * X, y)                              # one scale for all (gamma="scale" adapts): silent
+    X[:, 2] *= 1e5
+    for est in (SparseKLR(C=10.0, lam=1.0), KLR(C=10.0)):
+        with pytest.warns(FeatureScaleWarning, match="kernel’s distances"):
+            est.fit(X, y)
