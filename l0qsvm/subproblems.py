@@ -830,7 +830,7 @@ def solve_l1qsvm(G, R, y, # G (d, d), features (m, d), labels ±1
                  *, tol:float=L1_KKT_TOL, # optimality residual at which the answer is accepted
                  deadline=None # time.perf_counter() value at which every solver stops
                 )->QuadraticFit:
-    "$\\ell_1$-QSVM by ADMM (or the QSVM's signs on tall data) and an active set on the sign pattern; exact zeros."
+    "$\\ell_1$-QSVM by ADMM (or the QSVM's signs on tall data) and an active set on the sign pattern (the cvxopt route if it cannot certify); exact zeros."
     m, d = R.shape
     T = np.sqrt(np.diag(G) + float(np.max(C)) * np.einsum("ij,ij->j", R, R))   # z = z~ / T: balanced columns
     T = np.where(T > 0, T, 1.0)
@@ -853,6 +853,12 @@ def solve_l1qsvm(G, R, y, # G (d, d), features (m, d), labels ±1
     converged, out_of_time = bool(resid <= tol), late()
     cause = "" if converged else (f"the ℓ1 active set (from {start}) {'stopped at the time budget (max_time)' if out_of_time else 'ran out of corrections'} "
                                   f"after {rounds} rounds with optimality residual {resid:.3e} > tol={tol:g}")
+    if not converged and not out_of_time:          # out of corrections (rare): the reference route, whose polish certifies
+        ref = _l1qsvm_cvxopt(G, R, y, C, lam, tol=1e-9, max_iter=None, ridge=1e-12, polish=True, deadline=deadline)
+        if ref.converged or ref.objective < F:
+            if not ref.converged: ref.cause = f"{cause}; then {ref.cause}"
+            ref.n_iter += int(n_iter)
+            return ref
     c0 = best_intercept(np.zeros(m), y, C)
     if not converged and (F0 := primal_objective(G, R, y, C, 0 * z, c0, lam=lam)) < F:
         z, c, F = 0 * z, c0, F0
@@ -879,15 +885,7 @@ def fit_l1qsvm(X, # data (m, n), float64
         R, G = quadratic_features(X), gram_matrix(X)
         if solver == "cvxopt":
             return _l1qsvm_cvxopt(G, R, y, C, lam, tol=tol, max_iter=max_iter, ridge=ridge, polish=polish, deadline=deadline)
-        fit = solve_l1qsvm(G, R, y, C, lam, tol=max(tol, 1e-8), deadline=deadline)
-        if fit.converged or fit.status == "deadline": return fit
-        # the active set ran out of corrections (rare): the reference route, whose polish certifies its answer
-        ref = _l1qsvm_cvxopt(G, R, y, C, lam, tol=min(tol, 1e-9), max_iter=max_iter, ridge=ridge, polish=True,
-                             deadline=deadline)
-        if not (ref.converged or ref.objective < fit.objective): return fit
-        if not ref.converged: ref.cause = f"{fit.cause}; then {ref.cause}"
-        ref.n_iter += fit.n_iter
-        return ref
+        return solve_l1qsvm(G, R, y, C, lam, tol=max(tol, 1e-8), deadline=deadline)
 
 def _l1qsvm_cvxopt(G, R, y, C, lam, *, tol, max_iter, ridge, polish, deadline)->QuadraticFit:
     "The reference route of `fit_l1qsvm`: the split QP by cvxopt (equilibrated), then the support polish."
