@@ -52,3 +52,17 @@ def test_l1qsvm_certifies_where_the_active_set_runs_out_of_corrections(standardi
         new = L1QSVM(C=100.0, lam=1.0).fit(X, y)
     ref = L1QSVM(C=100.0, lam=1.0, solver="cvxopt").fit(X, y)
     np.testing.assert_allclose(new.objective_, ref.objective_, rtol=1e-6)
+
+
+@pytest.mark.parametrize("loss", ["hinge", "squared"])
+@pytest.mark.parametrize("k", [8, 20])
+def test_a_zero_feature_changes_nothing_in_the_swap_search(loss, k):
+    "A constant feature (zero after centring) adds a null term, x5²; the search must settle its swaps by the bound."
+    X, y = problem(7, m=150, n=5)
+    base = L0QSVM(k, C=10.0, loss=loss).fit(X, y)
+    with_zero = L0QSVM(k, C=10.0, loss=loss).fit(np.c_[X, np.zeros(len(X))], y)
+    c1, c0 = base.swap_certificate_[0], with_zero.swap_certificate_[0]
+    assert c0["passed"] and c0["by_fit"] == 0
+    assert (c0["n_fits"], c0["n_swaps"]) == (c1["n_fits"], c1["n_swaps"])
+    np.testing.assert_allclose(c0["objective"], c1["objective"], rtol=1e-9)
+    assert with_zero.equation() == base.equation()
