@@ -122,9 +122,9 @@ def support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
 SWAP_RTOL = 1e-5   # a swap must lower the objective by more than SWAP_RTOL * max(1, |F|) to count
 
 def _null_multipliers(y, C):
-    "Feasible multipliers of the constant model: C on the points its best intercept leaves inside the margin, balanced."
-    c0 = best_intercept(np.zeros(y.size), y, C)
-    a = np.where(y * c0 < 1, 1.0, 0.0) * np.broadcast_to(np.asarray(C, dtype=float), y.shape)
+    "Optimal multipliers of the constant model: C on the points on or inside the margin of its best intercept, balanced."
+    c0 = best_intercept(np.zeros(y.size), y, C)             # |c0| <= 1: with unequal classes c0 = +-1, and the larger
+    a = np.where(y * c0 <= 1, 1.0, 0.0) * np.broadcast_to(np.asarray(C, dtype=float), y.shape)   # class sits on the margin
     P, N = a[y > 0].sum(), a[y < 0].sum()
     if P > 0 and N > 0: a[y > 0 if P > N else y < 0] *= min(P, N) / max(P, N)
     else: a[:] = 0.0
@@ -215,6 +215,20 @@ def _refine_squared(G, R, y, C, A, rtol, deadline, parts=None, null=None):
     cert = _certificate(LB, thr, F, rtol, np.zeros(LB.shape, bool), n_swaps, 0, status)
     return SwapResult(z, c, 2 * C * (1.0 - y * (R @ z + c)), A, cert)
 
+def _least_norm(G, R, y, C, S, zS, c):
+    "(z_S, c) without its part along the directions u that change no term of F: G_SS u = 0, R_S u constant (c absorbs it)."
+    eigvals, U = np.linalg.eigh(G[np.ix_(S, S)])
+    N = U[:, eigvals <= EIG_RCOND * max(eigvals.max(initial=0.0), 0.0)]     # null space of G_SS (degenerate data only)
+    if N.shape[1] == 0: return zS, c
+    RN = R[:, S] @ N; RN = RN - RN.mean(axis=0)
+    _, sv, Vt = np.linalg.svd(RN, full_matrices=True)
+    scale = max(1.0, float(np.abs(R[:, S] - R[:, S].mean(axis=0)).max(initial=0.0)))
+    B = N @ Vt[int(np.sum(sv > 1e-10 * scale * np.sqrt(R.shape[0]))):].T   # and R_S u constant: F(z + u, c - t) = F(z, c)
+    u = B @ (B.T @ zS)
+    z2, c2 = zS - u, c + float(np.mean(R[:, S] @ u))
+    F = lambda z_, c_: primal_objective(G[np.ix_(S, S)], R[:, S], y, C, z_, c_)
+    return (z2, c2) if F(z2, c2) <= F(zS, c) + 1e-12 * max(1.0, abs(F(zS, c))) else (zS, c)
+
 def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
                 C, # loss weight
                 support, # the starting support (k indices)
@@ -289,6 +303,6 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
         cur = fit(A, alpha0=cur.alpha, tol=1e-9); n_fits += 1       # the final, exact fit; then certify again
         exact, fitted = True, np.zeros(LB.shape, bool)
         if cur.status == "deadline": status = "deadline"; break
-    z = np.zeros(d); z[A] = cur.z
+    z = np.zeros(d); (z[A], c) = _least_norm(G, R, y, C, A, cur.z, float(cur.c))
     cert = _certificate(LB, thr, cur.UB, rtol, fitted, n_swaps, n_fits, status)
-    return SwapResult(z, float(cur.c), cur.alpha, A, cert)
+    return SwapResult(z, c, cur.alpha, A, cert)

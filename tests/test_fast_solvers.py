@@ -66,3 +66,19 @@ def test_a_zero_feature_changes_nothing_in_the_swap_search(loss, k):
     assert (c0["n_fits"], c0["n_swaps"]) == (c1["n_fits"], c1["n_swaps"])
     np.testing.assert_allclose(c0["objective"], c1["objective"], rtol=1e-9)
     assert with_zero.equation() == base.equation()
+
+
+@pytest.mark.parametrize("share", [0.2, 0.63, 0.5])
+def test_the_screen_uses_the_constant_models_optimal_multipliers(share):
+    "With unequal classes the best constant is c0 = ±1 and the larger class sits on the margin: alpha must not be 0."
+    from l0qsvm.features import gram_matrix, quadratic_features
+    from l0qsvm.subproblems import best_intercept
+    from l0qsvm.swap import _forward_gain, _null_multipliers
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((200, 4)); y = np.where(rng.random(200) < share, 1.0, -1.0)
+    a = _null_multipliers(y, 2.0)
+    c0 = best_intercept(np.zeros(200), y, 2.0)
+    assert abs(y @ a) <= 1e-9 * a.sum() and np.all((a >= 0) & (a <= 2.0))
+    np.testing.assert_allclose(a.sum(), np.sum(2.0 * np.maximum(0.0, 1.0 - y * c0)), rtol=1e-12)
+    gain = _forward_gain(gram_matrix(X), quadratic_features(X), y, 2.0, "hinge")
+    assert np.count_nonzero(gain) == gain.size
