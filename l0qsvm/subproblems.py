@@ -783,8 +783,14 @@ def l1_active_set(G, R, y, C, lam, # the l1 model (lam scalar, or (d,) per entry
         S = np.flatnonzero(np.r_[s[:nw] != 0, np.ones(d - nw, bool)])
         zS, c, alpha, _ = signed_support_fit(G, R, y, C, lamv, S, s, alpha0=alpha, deadline=deadline)
         z = np.zeros(d); z[S] = zS
-        g = G @ z - R.T @ (y * alpha)
         resid = l1_optimality_residual(G, R, y, lamv, z, alpha)
+        if resid > tol and len(S) > 15:                    # an interior point on an ill-conditioned G_SS can miss
+            zS2, c2, alpha2, _ = signed_support_fit(G, R, y, C, lamv, S, s, alpha0=alpha, tol=1e-8, route="dual",
+                                                   deadline=deadline)   # stationarity: SMO from its multipliers
+            z2 = np.zeros(d); z2[S] = zS2
+            resid2 = l1_optimality_residual(G, R, y, lamv, z2, alpha2)
+            if resid2 < resid: z, c, alpha, resid = z2, c2, alpha2, resid2
+        g = G @ z - R.T @ (y * alpha)
         F = primal_objective(G, R, y, C, z, c) + lamv @ np.abs(z)
         if best is None or resid <= tol or F < best[0]: best = (F, z, c, alpha, resid)
         flipped = np.flatnonzero(z[:nw] * s[:nw] < 0)
