@@ -30,7 +30,7 @@ from .subproblems import QuadraticFit, primal_objective, best_intercept, blas_th
 from .swap import swap_refine, screen_terms, _squared_parts
 
 # %% ../nbs/09_cv.ipynb #6ff2ac9b
-PATH_PATIENCE = 1    # warm path: the swap search stops after this many single-swap fits in a row fail to improve
+PATH_PATIENCE = 0    # warm path: the swap search stops after this many single-swap fits in a row fail to improve
 
 def grow_support(G, R, y, # G (d, d), features (m, d), labels ±1
                  A, # the current support (sorted indices)
