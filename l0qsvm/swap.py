@@ -253,12 +253,11 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
     def fit(S, **kw):                                      # warm starts from the current point
         x0 = None if cur is None else np.r_[np.zeros(d), cur.c]
         if x0 is not None: x0[A] = cur.z
-        r = route
-        if route == "auto" and support_route(R.shape[0], len(S), kw.get("alpha0") is not None) == "dual":
-            if smo[1] >= 3 and smo[0] > SMO_IP_SWITCH * len(S) * smo[1]: r = "ip"   # SMO crawls here (large C)
-        res = support_fit(G, R, y, C, S, route=r, deadline=deadline, x0=x0, **kw)
-        if r == "auto" and support_route(R.shape[0], len(S), kw.get("alpha0") is not None) == "dual":
-            smo[0] += res.n_iter; smo[1] += 1
+        dual = route == "auto" and support_route(R.shape[0], len(S), kw.get("alpha0") is not None) == "dual"
+        if dual and smo[1] >= 3 and smo[0] > SMO_IP_SWITCH * len(S) * smo[1]:     # SMO crawls here (large C)
+            return support_fit(G, R, y, C, S, route="ip", deadline=deadline, x0=x0, **kw)
+        res = support_fit(G, R, y, C, S, route=route, deadline=deadline, x0=x0, **kw)
+        if dual: smo[0] += res.n_iter; smo[1] += 1
         return res
     cur = None
     cur = fit(A, alpha0=alpha0, tol=search_tol)
