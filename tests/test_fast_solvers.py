@@ -82,3 +82,48 @@ def test_the_screen_uses_the_constant_models_optimal_multipliers(share):
     np.testing.assert_allclose(a.sum(), np.sum(2.0 * np.maximum(0.0, 1.0 - y * c0)), rtol=1e-12)
     gain = _forward_gain(gram_matrix(X), quadratic_features(X), y, 2.0, "hinge")
     assert np.count_nonzero(gain) == gain.size
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_swap_decider_answers_like_a_fit_from_scratch(seed):
+    "SwapDecider (Q_A - uu^T + vv^T, cached Q_A columns): right answers at 1 % either side of F*(S), exact D_S(alpha)."
+    from l0qsvm.features import gram_matrix, quadratic_features
+    from l0qsvm.swap import SwapBounds, SwapDecider, support_fit
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((150, 6)); y = np.where(X[:, 0] ** 2 - 1 + X[:, 1] * X[:, 2] + 0.5 * rng.standard_normal(150) > 0, 1.0, -1.0)
+    R, G, C = quadratic_features(X), gram_matrix(X), [0.5, 2.0, 20.0][seed]
+    A = np.sort(rng.choice(G.shape[0], 16, replace=False))
+    bd, start = SwapBounds(G, A), support_fit(G, R, y, C, A)
+    dec = SwapDecider(G, R, y, C, A, bd.P, start.alpha)
+    for i, j in zip(rng.integers(0, 16, 12), rng.choice(np.setdiff1d(np.arange(G.shape[0]), A), 12)):
+        S = np.sort(np.r_[np.delete(A, i), j])
+        F = support_fit(G, R, y, C, S).UB
+        below, above = dec.decide(i, j, bd.den[i, j], F * 1.01), dec.decide(i, j, bd.den[i, j], F * 0.99)
+        assert (below.status, above.status) == ("below", "above")
+        assert below.UB < F * 1.01 and above.LB >= F * 0.99
+        for r in (below, above):
+            v = R[:, S].T @ (y * r.alpha)
+            D = r.alpha.sum() - 0.5 * v @ np.linalg.solve(G[np.ix_(S, S)], v)
+            np.testing.assert_allclose(r.LB, D, rtol=1e-10)
+
+
+def test_a_search_with_the_decider_is_certified_by_brute_force():
+    "k = 16 > IP_MAX_TERMS, so the single swaps go through SwapDecider; every swap of the final support, fitted from scratch, is no better."
+    import l0qsvm.swap as sw
+    from l0qsvm.features import gram_matrix, quadratic_features
+    calls = []
+    decide = sw.SwapDecider.decide
+    sw.SwapDecider.decide = lambda self, *a, **kw: calls.append(1) or decide(self, *a, **kw)
+    try:
+        X, y = problem(21, m=150, n=6)
+        est = L0QSVM(16, C=10.0).fit(X, y)
+    finally:
+        sw.SwapDecider.decide = decide
+    cert, A = est.swap_certificate_[0], np.sort(est.support_[0])
+    assert calls and cert["passed"] and est.certificate_[0]["passed"]
+    R, G = quadratic_features(X), gram_matrix(X); ys = np.where(y == est.classes_[1], 1.0, -1.0)
+    F = sw.support_fit(G, R, ys, 10.0, A).UB
+    np.testing.assert_allclose(F, cert["objective"], rtol=1e-7)
+    for i in range(A.size):
+        for j in np.setdiff1d(np.arange(G.shape[0]), A):
+            assert sw.support_fit(G, R, ys, 10.0, np.sort(np.r_[np.delete(A, i), j])).UB >= F * (1 - 2 * cert["rtol"])

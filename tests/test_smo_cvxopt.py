@@ -175,3 +175,23 @@ def test_shrinking_same_solution_mid_size(k):
     lam = float(rng.choice([0.0, 2.0, 8.0]))
     on, off = klr_dual_solve(op, y, 100.0, lam, tol=1e-6), klr_dual_solve(Q, y, 100.0, lam, tol=1e-6, shrinking=False)
     assert on.converged and off.converged and abs(on.obj - off.obj) <= 1e-9 * abs(off.obj)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_bracket_stop_is_truthful_and_off_by_default(seed):
+    "smo_solve(bracket=(below, above)) stops only when D >= above or P < below holds (recomputed here); (-inf, inf) changes nothing."
+    from l0qsvm.smo import KernelQ
+    rng = np.random.default_rng(40 + seed)
+    m = 120; X = rng.standard_normal((m, 3)); y = np.where(X[:, 0] + 0.5 * rng.standard_normal(m) > 0, 1.0, -1.0)
+    C = [0.5, 1.0, 10.0, 100.0][seed]
+    Qd = KernelQ(X, y, gamma=0.7).to_dense()
+    full = smo_solve(KernelQ(X, y, gamma=0.7), -np.ones(m), y, C, tol=1e-9)
+    opt = -full.obj
+    for bracket in [(opt * 1.05, np.inf), (-np.inf, opt * 0.97), (opt * 1.5, opt * 0.5)]:
+        r = smo_solve(KernelQ(X, y, gamma=0.7), -np.ones(m), y, C, tol=1e-9, bracket=bracket, shrinking=False)
+        Qa = Qd @ r.alpha
+        D, P = r.alpha.sum() - 0.5 * r.alpha @ Qa, 0.5 * r.alpha @ Qa + np.sum(C * np.maximum(0, 1 - Qa - y * r.bias))
+        assert r.status == "bracket" and (P < bracket[0] or D >= bracket[1])
+        assert r.n_iter < full.n_iter
+    same = smo_solve(KernelQ(X, y, gamma=0.7), -np.ones(m), y, C, tol=1e-9, bracket=(-np.inf, np.inf))
+    assert same.n_iter == full.n_iter and np.array_equal(same.alpha, full.alpha)
