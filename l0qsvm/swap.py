@@ -45,9 +45,10 @@ class SwapBounds:
         self.Pd = np.diag(P)
         with np.errstate(all="ignore"):
             self.den = s[None, :] + T.T**2 / self.Pd[:, None]  # s_j^(-i)
-            self.TtP = T.T / self.Pd[:, None]                  # T_ji / P_ii
+            self.TtP = np.ascontiguousarray(T.T / self.Pd[:, None])   # T_ji / P_ii (C order: the search views LB flat)
             self.void = ~(self.den > 1e-10 * np.maximum(np.diag(M), np.finfo(float).tiny)[None, :])
         self.null = null_terms(M)
+        self.inA = np.zeros(M.shape[0], bool); self.inA[A] = True
     def lb(self, v, # (d,) R^T Y alpha (hinge) or 2C R~^T y~ (squared)
            asum:float # sum(alpha) (hinge) or C ||y~||^2 (squared)
           )->np.ndarray: # (k, d) LB[i, j] <= F*(A - A[i] + j); +inf for j in A
@@ -65,6 +66,23 @@ class SwapBounds:
         LB[:, self.null] = D_A                            # a null term j: F*(A - i + j) = F*(A - i) >= F*(A) >= D_A
         LB[:, A] = np.inf
         return LB
+    def lb_at(self, v, asum:float, # as in `lb`
+              flat # flat indices i * d + j of the swaps wanted
+             )->np.ndarray: # LB.ravel()[flat] of `lb`, at O(dk) + O(len(flat)) cost
+        "The bounds of `lb` at some swaps only (the search keeps just the unsettled ones up to date)."
+        A, d = self.A, self.B.shape[0]
+        i, j = np.divmod(np.asarray(flat), d)
+        if not self.ok: return np.where(self.inA[j], np.inf, -np.inf)
+        w = self.P @ v[A]
+        D_A = asum - 0.5 * v[A] @ w
+        g = self.B @ w - v
+        num = g[j] - w[i] * self.TtP[i, j]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = D_A + 0.5 * w[i]**2 / self.Pd[i] - 0.5 * num**2 / self.den[i, j]
+        out[self.void[i, j]] = -np.inf
+        out[self.null[j]] = D_A
+        out[self.inA[j]] = np.inf
+        return out
 
 # %% ../nbs/06a_swap.ipynb #5c8860ab
 IP_MAX_TERMS = 15   # route="auto": the interior point up to this many terms (and for tall data), warm SMO above
@@ -225,7 +243,7 @@ class SwapDecider:
             polish:float=0.0, # after a "below", go on to this violation (0: stop at once)
             every:int=None, # steps between bracket checks (default: BRACKET_EVERY of 04_smo)
             max_steps=None # step cap (default 20 m)
-           )->tuple: # (alpha, D_S(alpha), P_S of the bracket's point or inf, 0 / 1 below / 2 above, steps)
+           )->tuple: # (alpha, D_S(alpha), 0 / 1 below / 2 above, steps, final violation)
         "SMO on $Q_{\\mathcal S}$ from $\\mathcal A$'s multipliers until the question is decided."
         S, a0, m = self.S, self.alpha, self.alpha.size
         S.alpha[:] = a0
@@ -240,14 +258,24 @@ class SwapDecider:
         a = S.alpha.copy()
         t, ua, va = self.VA.T @ a, u @ a, v @ a
         quad = t @ t - ua * ua + va * va                      # alpha^T Q_S alpha
-        return a, float(a.sum() - 0.5 * quad), dec, steps
+        return a, float(a.sum() - 0.5 * quad), dec, steps, gap
+    def fit(self, tol:float=DECIDE_POLISH # violation to reach
+           )->SupportFit: # the fit of A itself ("max_iter" if the violation was not reached)
+        "Solve $\\mathcal A$ itself ($u = v = 0$) from the decider's multipliers; later questions start from the solution."
+        zero = np.zeros(self.alpha.size)
+        a, LB, _, steps, gap = self.run(zero, zero, tol=tol)
+        GA = self.G[np.ix_(self.A, self.A)]
+        z = np.linalg.solve(GA, self.RA.T @ (self.y * a)); c = float(best_intercept(self.RA @ z, self.y, self.C))
+        self.alpha, self.gA = a, self.VA @ (self.VA.T @ a) - 1.0      # the columns of Q_A stay valid
+        return SupportFit(z, c, a, primal_objective(GA, self.RA, self.y, self.C, z, c), LB,
+                          "converged" if gap < tol else "max_iter", steps)
     def decide(self, i:int, j:int, # the swap: position i in A out, term j in
                den:float, # its Schur complement (`SwapBounds.den[i, j]`)
                thr:float, # the question: is F*(A - A[i] + j) < thr?
                polish:float=DECIDE_POLISH # see `run`
               )->SupportFit: # status "below" (with z, c, UB), "above" (alpha, LB; z None) or "undecided"
         "Decide one swap; an undecided run (converged at the threshold, or out of steps) is left to `support_fit`."
-        a, LB, dec, steps = self.run(*self.factors(i, j, den), below=thr, above=thr, polish=polish)
+        a, LB, dec, steps, _ = self.run(*self.factors(i, j, den), below=thr, above=thr, polish=polish)
         if dec != 1: return SupportFit(None, np.nan, a, np.inf, LB, "above" if dec == 2 else "undecided", steps)
         S = np.sort(np.r_[np.delete(self.A, i), j])
         GS, RS = self.G[np.ix_(S, S)], self.R[:, S]
@@ -296,6 +324,18 @@ def _avoid_null(G, R, y, C, A, loss, null):
     return np.sort(np.r_[keep, free[:n_bad], A[null[A]][:max(0, n_bad - len(free))]]).astype(int)
 
 # %% ../nbs/06a_swap.ipynb #e419d062
+@njit(cache=True)
+def _distinct_pairs(flat, d, k, limit):
+    "The first `limit` swaps (i, j) of `flat` (flat indices i * d + j, best first) with no i or j used twice."
+    used_i, used_j = np.zeros(k, np.bool_), np.zeros(d, np.bool_)
+    out = []
+    for f in flat:
+        i, j = f // d, f % d
+        if used_i[i] or used_j[j]: continue
+        used_i[i] = True; used_j[j] = True; out.append((i, j))
+        if len(out) >= limit: break
+    return out
+
 @dataclass
 class SwapResult:
     "The refined point and its swap certificate."
@@ -395,25 +435,25 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
             if QA is None: QA = np.empty((m, m))
             dec, dec_for = SwapDecider(G, R, y, C, A, bd.P, cur.alpha, QA), (A, cur)
         return dec
-    cur = None
+    cur, bd = None, None
     cur = fit(A, alpha0=alpha0, tol=search_tol)
     n_fits, n_swaps, exact, status, last_batch, LB = 1, 0, False, "certified", 4, None
     while True:
         if LB is None:
-            bd = SwapBounds(G, A)
-            LB = bd.lb(R.T @ (y * cur.alpha), cur.alpha.sum()); fitted = np.zeros(LB.shape, bool)
+            if bd is None or bd.A is not A: bd = SwapBounds(G, A)
+            LB = np.ascontiguousarray(bd.lb(R.T @ (y * cur.alpha), cur.alpha.sum())); fitted = np.zeros(LB.shape, bool)
         else:                                              # same support, new multipliers: old bounds stay valid
-            LB = np.maximum(LB, bd.lb(R.T @ (y * cur.alpha), cur.alpha.sum()))
+            LB = np.ascontiguousarray(np.maximum(LB, bd.lb(R.T @ (y * cur.alpha), cur.alpha.sum())))
         thr = cur.UB - rtol * max(1.0, abs(cur.UB))
         moved = False
-        cand = np.flatnonzero(LB.ravel() < thr)
-        if batch and not exact and cand.size > 1 and k > 1:   # step 2: batch exchange
-            used_i, used_j, pairs = set(), set(), []
-            for flat in cand[np.argsort(LB.ravel()[cand], kind="stable")]:
-                i, j = divmod(int(flat), d)
-                if i in used_i or j in used_j: continue
-                used_i.add(i); used_j.add(j); pairs.append((i, j))
-                if len(pairs) >= max(2, k // 4): break
+        Lf, Ff = LB.reshape(-1), fitted.reshape(-1)        # flat views (C order); `open_`: the unsettled swaps
+        open_ = np.flatnonzero((Lf < thr) & ~Ff)
+        def tighten(alpha, flat=None):                     # new multipliers: the unsettled bounds up to date
+            nonlocal open_
+            Lf[open_] = np.maximum(Lf[open_], bd.lb_at(R.T @ (y * alpha), alpha.sum(), open_))
+            open_ = open_[(Lf[open_] < thr) & ~Ff[open_]]
+        if batch and not exact and open_.size > 1 and k > 1:   # step 2: batch exchange
+            pairs = _distinct_pairs(open_[np.argsort(Lf[open_], kind="stable")], d, k, max(2, k // 4))
             size = min(len(pairs), 2 * last_batch)
             while size >= 2:
                 S = np.sort(np.r_[np.setdiff1d(A, A[[i for i, _ in pairs[:size]]]), [j for _, j in pairs[:size]]])
@@ -428,12 +468,11 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
             if deadline is not None and time.perf_counter() >= deadline: status = "deadline"; break
             if max_failed is not None and failed >= max_failed: status = "patience"; break
             if failed == ROW_SWEEP_AFTER and decider() is not None:   # a stubborn support: fit A - i for every row i
-                for i in np.argsort(-((LB < thr) & ~fitted).sum(axis=1), kind="stable"):   # with unsettled swaps
-                    if not ((LB[i] < thr) & ~fitted[i]).any(): continue
-                    a_i = dec.run(*dec.factors(i), tol=1e-3)[0]; n_fits += 1
-                    LB = np.maximum(LB, bd.lb(R.T @ (y * a_i), a_i.sum()))
-            i, j = divmod(int(np.argmin(np.where(fitted, np.inf, LB))), d)
-            if fitted[i, j] or not LB[i, j] < thr: break
+                for i in np.argsort(-np.bincount(open_ // d, minlength=k), kind="stable"):   # with unsettled swaps
+                    if not np.any(open_ // d == i): continue
+                    tighten(dec.run(*dec.factors(i), tol=1e-3)[0]); n_fits += 1
+            if open_.size == 0: break
+            f = int(open_[np.argmin(Lf[open_])]); i, j = divmod(f, d)
             S = np.sort(np.r_[np.delete(A, i), j])
             D = None if bd.void[i, j] else decider()
             res = None if D is None else D.decide(i, j, bd.den[i, j], thr)
@@ -446,12 +485,16 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
             if res.UB < thr:
                 A, cur, moved = S, res, True; n_swaps += 1
                 break
-            LB = np.maximum(LB, bd.lb(R.T @ (y * res.alpha), res.alpha.sum())); failed += 1
-            LB[i, j] = max(LB[i, j], res.LB); fitted[i, j] = True   # settled by its own fit (a tie within its tol)
+            Lf[f] = max(Lf[f], res.LB); Ff[f] = True; failed += 1   # settled by its own fit (a tie within its tol)
+            tighten(res.alpha)
         if moved:                                          # the decision stopped early: solve the new support, unless
             exact, LB = False, None                        # its bracket is already narrow (its multipliers then give
             if cur.UB - cur.LB > 1e-4 * max(1.0, abs(cur.UB)):   # tight bounds; the final fit is exact anyway)
-                cur = fit(A, alpha0=cur.alpha, tol=search_tol); n_fits += 1
+                bd = SwapBounds(G, A); D = decider()       # by the decider where it applies: its columns stay
+                res = None if D is None else D.fit()
+                if res is not None and res.status == "converged": cur, dec_for = res, (A, res)
+                else: cur = fit(A, alpha0=cur.alpha, tol=search_tol)
+                n_fits += 1
             continue
         if exact or status != "certified": break
         cur = fit(A, alpha0=cur.alpha, tol=1e-9); n_fits += 1       # the final, exact fit; then certify again
