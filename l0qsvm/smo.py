@@ -638,8 +638,8 @@ def _run(src, p, y, lo, hi, alpha, Cent, entropy, shrinking, tol, max_iter, call
     while True:
         steps, gap, done, decided = _solve(S, Q, entropy, shrinking, tol, tau, min(chunk, max_iter - n_iter), bracket)
         n_iter += steps
-        if decided: fresh = fresh and steps == 0; break
         fresh = fresh and steps == 0
+        if decided: break
         if callback is not None and steps > 0: callback(n_iter, gap)
         if done and (fresh or n_refresh >= 5): break
         late = deadline is not None and time.perf_counter() >= deadline
