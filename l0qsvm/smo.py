@@ -450,17 +450,25 @@ _NO_BRACKET = np.array([-np.inf, np.inf, 0.0])   # `_solve` without the bracket 
 BRACKET_EVERY = 5   # smo_solve(bracket=...): steps between two evaluations of (D, P), each O(m) like one step
 
 @njit(cache=True)
+def _bias(alpha, G, y, lo, hi):
+    "`dual_bias`, compiled (§9): the mean of −y_t∇_tΦ over the free t, else the midpoint of the interval the others allow."
+    sfree, nfree, lb, ub = 0.0, 0, -np.inf, np.inf
+    for t in range(alpha.shape[0]):
+        score = -y[t] * G[t]
+        if lo[t] < alpha[t] < hi[t]: sfree += score; nfree += 1
+        elif (alpha[t] >= hi[t]) == (y[t] < 0): lb = max(lb, score)   # t ∈ I_up \ I_low: c ≥ score
+        else: ub = min(ub, score)                                      # t ∈ I_low \ I_up: c ≤ score
+    if nfree > 0: return sfree / nfree
+    if np.isfinite(lb) and np.isfinite(ub): return 0.5 * (lb + ub)
+    return lb if np.isfinite(lb) else ub
+
+@njit(cache=True)
 def _svm_bracket(S):
     "(D(α), P(α, c)) of §9: the dual value and the primal value at the bias c, from a gradient exact on every position."
     m = S.alpha.shape[0]
-    quad, lin, sfree, nfree, lb, ub = 0.0, 0.0, 0.0, 0, -np.inf, np.inf
-    for t in range(m):
-        a = S.alpha[t]; quad += a * (S.G[t] - S.p[t]); lin += a * S.p[t]
-        score = -S.y[t] * S.G[t]
-        if S.lo[t] < a < S.hi[t]: sfree += score; nfree += 1
-        elif (a >= S.hi[t]) == (S.y[t] < 0): lb = max(lb, score)     # I_up \ I_low: c >= score (as in dual_bias)
-        else: ub = min(ub, score)
-    c = sfree / nfree if nfree > 0 else 0.5 * (lb + ub) if np.isfinite(lb) and np.isfinite(ub) else lb if np.isfinite(lb) else ub
+    quad, lin = 0.0, 0.0
+    for t in range(m): quad += S.alpha[t] * (S.G[t] - S.p[t]); lin += S.alpha[t] * S.p[t]
+    c = _bias(S.alpha, S.G, S.y, S.lo, S.hi)
     if not np.isfinite(c): return -0.5 * quad - lin, np.inf
     hinge = 0.0
     for t in range(m): hinge += S.hi[t] * max(0.0, -S.G[t] - S.y[t] * c)
@@ -534,14 +542,7 @@ def dual_bias(alpha:np.ndarray, # (m,) solution
               hi:np.ndarray,    # (m,) upper bounds
              )->float:          # c with ∇_i Φ + c y_i = 0 on free i
     "The multiplier $c$ of $y^\\top\\alpha = 0$ (the intercept): mean of $-y_i\\nabla_i\\Phi$ over free $i$, else the midpoint of its interval."
-    score = -y * grad
-    upper, lower = alpha >= hi, alpha <= lo
-    free = ~(upper | lower)
-    if free.any(): return float(score[free].mean())
-    only_up = (upper & (y < 0)) | (lower & (y > 0))           # I_up \ I_low: c ≥ score
-    lb, ub = score[only_up].max(initial=-np.inf), score[~only_up].min(initial=np.inf)
-    if np.isfinite(lb) and np.isfinite(ub): return float(0.5 * (lb + ub))
-    return float(lb if np.isfinite(lb) else ub)
+    return float(_bias(*(np.ascontiguousarray(v, dtype=np.float64) for v in (alpha, grad, y, lo, hi))))
 
 @dataclass(frozen=True)
 class SMOResult:

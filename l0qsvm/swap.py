@@ -264,11 +264,13 @@ class SwapDecider:
         "Solve $\\mathcal A$ itself ($u = v = 0$) from the decider's multipliers; later questions start from the solution."
         zero = np.zeros(self.alpha.size)
         a, LB, _, steps, gap = self.run(zero, zero, tol=tol)
-        GA = self.G[np.ix_(self.A, self.A)]
-        z = np.linalg.solve(GA, self.RA.T @ (self.y * a)); c = float(best_intercept(self.RA @ z, self.y, self.C))
         self.alpha, self.gA = a, self.VA @ (self.VA.T @ a) - 1.0      # the columns of Q_A stay valid
-        return SupportFit(z, c, a, primal_objective(GA, self.RA, self.y, self.C, z, c), LB,
-                          "converged" if gap < tol else "max_iter", steps)
+        return self._point(self.A, a, LB, "converged" if gap < tol else "max_iter", steps)
+    def _point(self, S, a, LB, status, steps):
+        "The fit on S behind the multipliers a: z = G_SS^-1 R_S^T Y a, its best intercept, and its objective as UB."
+        GS, RS = self.G[np.ix_(S, S)], self.R[:, S]
+        z = np.linalg.solve(GS, RS.T @ (self.y * a)); c = float(best_intercept(RS @ z, self.y, self.C))
+        return SupportFit(z, c, a, primal_objective(GS, RS, self.y, self.C, z, c), LB, status, steps)
     def decide(self, i:int, j:int, # the swap: position i in A out, term j in
                den:float, # its Schur complement (`SwapBounds.den[i, j]`)
                thr:float, # the question: is F*(A - A[i] + j) < thr?
@@ -277,10 +279,7 @@ class SwapDecider:
         "Decide one swap; an undecided run (converged at the threshold, or out of steps) is left to `support_fit`."
         a, LB, dec, steps, _ = self.run(*self.factors(i, j, den), below=thr, above=thr, polish=polish)
         if dec != 1: return SupportFit(None, np.nan, a, np.inf, LB, "above" if dec == 2 else "undecided", steps)
-        S = np.sort(np.r_[np.delete(self.A, i), j])
-        GS, RS = self.G[np.ix_(S, S)], self.R[:, S]
-        z = np.linalg.solve(GS, RS.T @ (self.y * a)); c = float(best_intercept(RS @ z, self.y, self.C))
-        return SupportFit(z, c, a, primal_objective(GS, RS, self.y, self.C, z, c), LB, "below", steps)
+        return self._point(np.sort(np.r_[np.delete(self.A, i), j]), a, LB, "below", steps)
 
 # %% ../nbs/06a_swap.ipynb #d9a1e7e4
 SWAP_RTOL = 1e-5   # a swap must lower the objective by more than SWAP_RTOL * max(1, |F|) to count
@@ -448,7 +447,7 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
         moved = False
         Lf, Ff = LB.reshape(-1), fitted.reshape(-1)        # flat views (C order); `open_`: the unsettled swaps
         open_ = np.flatnonzero((Lf < thr) & ~Ff)
-        def tighten(alpha, flat=None):                     # new multipliers: the unsettled bounds up to date
+        def tighten(alpha):                                # new multipliers: the unsettled bounds up to date
             nonlocal open_
             Lf[open_] = np.maximum(Lf[open_], bd.lb_at(R.T @ (y * alpha), alpha.sum(), open_))
             open_ = open_[(Lf[open_] < thr) & ~Ff[open_]]
