@@ -1,7 +1,8 @@
 """`l0qsvm.smo` against independent solvers on seeded random problems (issue 3, "done means").
 
 QP: 100 problems of ten kinds against cvxopt's interior-point QP: objective within 1e-6 relative, and the returned
-alpha feasible and optimal to the requested tolerance on a freshly computed gradient.
+alpha feasible and optimal to the requested tolerance on a freshly computed gradient (1e-8, relative to |Q| on
+the ill-scaled kind: `scaled_tol`).
 Entropy (S-KLR dual): against scipy's SLSQP on small problems, and against the primal KLR (L-BFGS) at lambda = 0.
 The default run takes a few seconds; `--slow` adds larger problems with a small column cache.
 """
@@ -63,10 +64,18 @@ def check_qp(op, Q, p, y, C, tol):
     return res
 
 
+def scaled_tol(Q):
+    """1e-8 where |Q_ij| <= 100, else 1e-10 max|Q_ij|: the violation is a difference of gradient entries of size
+    |Q| C m, so a fixed 1e-8 on the ill-scaled kind (|Q_ij| up to ~5e4) asks for ~1e-13 relative accuracy, where SMO
+    crawls on rounding-level steps for millions of steps (problem 17: 13.6 million with shrinking; LIBSVM, through
+    scikit-learn's SVC at tol 1e-8, 158 million) and whether it stops inside the step cap depends on the build."""
+    return 1e-10 * max(100.0, float(np.abs(Q).max()))
+
+
 @pytest.mark.parametrize("k", range(100), ids=lambda k: f"{k}-{KINDS[k % 10]}")
 def test_qp_vs_cvxopt(k):
     op, Q, p, y, C, kind = random_problem(k)
-    res = check_qp(op, Q, p, y, C, tol=1e-8)
+    res = check_qp(op, Q, p, y, C, tol=scaled_tol(Q))
     if kind == "at_bound_C": np.testing.assert_array_equal(res.alpha, C)
     if kind == "at_bound_0": np.testing.assert_array_equal(res.alpha, 0.0)
 
@@ -150,13 +159,13 @@ def test_qp_vs_cvxopt_larger_small_cache(k):
     "m in [200, 400) with a column cache of 0.5 MB (LRU eviction in play) against cvxopt."
     op, Q, p, y, C, kind = random_problem(k, m_range=(200, 400), cache_mb=0.5)
     if not isinstance(op, np.ndarray): assert op.n_slots < len(p)
-    check_qp(op, Q, p, y, C, tol=1e-8)
+    check_qp(op, Q, p, y, C, tol=scaled_tol(Q))
 
 
 @pytest.mark.parametrize("k", range(0, 100, 3))
 def test_qp_vs_cvxopt_without_shrinking(k):
     op, Q, p, y, C, kind = random_problem(k)
-    res = smo_solve(op, p, y, C, tol=1e-8, shrinking=False)
+    res = smo_solve(op, p, y, C, tol=scaled_tol(Q), shrinking=False)
     ref = cvxopt_solve(Q, p, y, C)
     assert res.converged and abs(res.obj - ref) <= 1e-6 * abs(ref) + 1e-10
 
