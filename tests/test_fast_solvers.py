@@ -127,3 +127,35 @@ def test_a_search_with_the_decider_is_certified_by_brute_force():
     for i in range(A.size):
         for j in np.setdiff1d(np.arange(G.shape[0]), A):
             assert sw.support_fit(G, R, ys, 10.0, np.sort(np.r_[np.delete(A, i), j])).UB >= F * (1 - 2 * cert["rtol"])
+
+
+def test_a_search_with_the_dual_ascent_is_certified_by_brute_force():
+    """Tall data (m >= 100 (k + 1): no decider), so the single swaps are first put to dual_ascent; its 'no' answers are
+    certified by weak duality, and every swap of the final support, fitted from scratch, is no better. Same end as
+    without the ascent."""
+    import l0qsvm.swap as sw
+    from l0qsvm.features import gram_matrix, quadratic_features
+    answers = []
+    ascent = sw.dual_ascent
+    sw.dual_ascent = lambda *a, **kw: (lambda r: answers.append(r and r.status) or r)(ascent(*a, **kw))
+    try:
+        X, y = problem(5, m=1500, n=5)
+        est = L0QSVM(6, C=1.0).fit(X, y)
+        keep = sw.ASCENT_STEPS; sw.ASCENT_STEPS = 0               # 0 steps: the ascent never answers, every question is fitted
+        try: ref = L0QSVM(6, C=1.0).fit(X, y)
+        finally: sw.ASCENT_STEPS = keep
+    finally:
+        sw.dual_ascent = ascent
+    cert, A = est.swap_certificate_[0], np.sort(est.support_[0])
+    assert answers.count("above") > 0 and cert["passed"] and est.certificate_[0]["passed"]
+    np.testing.assert_allclose(cert["objective"], ref.swap_certificate_[0]["objective"], rtol=1e-7)
+    R, G = quadratic_features(X), gram_matrix(X); ys = np.where(y == est.classes_[1], 1.0, -1.0)
+    fit = sw.support_fit(G, R, ys, 1.0, A); F = fit.UB
+    np.testing.assert_allclose(F, cert["objective"], rtol=1e-7)
+    for i in range(A.size):
+        for j in np.setdiff1d(np.arange(G.shape[0]), A):
+            S = np.sort(np.r_[np.delete(A, i), j]); FS = sw.support_fit(G, R, ys, 1.0, S, tol=1e-10).UB
+            assert FS >= F * (1 - 2 * cert["rtol"])
+            over = sw.dual_ascent(G, R, ys, 1.0, S, fit.alpha, FS * (1 + 1e-9))    # a lower bound: never above F*(S)
+            assert over.status == "undecided" and over.LB <= FS * (1 + 1e-10)
+            assert sw.dual_ascent(G, R, ys, 1.0, S, fit.alpha, FS * (1 - 1e-4), 5000).status == "above"
