@@ -546,7 +546,9 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
             size = min(len(pairs), 2 * last_batch)
             while size >= 2:
                 S = np.sort(np.r_[np.setdiff1d(A, A[[i for i, _ in pairs[:size]]]), [j for _, j in pairs[:size]]])
-                res = fit(S, alpha0=cur.alpha, tol=search_tol, below=thr, above=thr); n_fits += 1
+                res = dual_ascent(G, R, y, C, S, cur.alpha, thr, ASCENT_STEPS)   # a cheap "no" first (below)
+                if res is None or res.status != "above": res = fit(S, alpha0=cur.alpha, tol=search_tol, below=thr, above=thr)
+                n_fits += 1
                 if res.UB < thr:
                     A, cur, moved, last_batch = S, res, True, size; n_swaps += size
                     break
