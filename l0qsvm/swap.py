@@ -282,7 +282,7 @@ class SwapDecider:
         return self._point(np.sort(np.r_[np.delete(self.A, i), j]), a, LB, "below", steps)
 
 # %% ../nbs/06a_swap.ipynb #ascent-code
-ASCENT_STEPS = 20   # swap_refine: projected-gradient steps on D_S per single-swap question where no decider applies
+ASCENT_STEPS = 20   # swap_refine: projected-gradient steps on D_S per question (a batch, or a single swap with no decider)
 
 @njit(cache=True)
 def _project_dual(a, y, C, out):
@@ -569,7 +569,7 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
             res = None if D is None else D.decide(i, j, bd.den[i, j], thr)
             if res is not None and res.status != "below": dsteps[0] += res.n_iter; dsteps[1] += 1   # (a below one
                                                                                   # replaces the new support's fit)
-            if D is None and not bd.void[i, j]:            # no decider here (tall data): the dual ascent may say "no"
+            if D is None and not bd.void[i, j]:            # no decider (tall data, k <= IP_MAX_TERMS): the ascent may say "no"
                 res = dual_ascent(G, R, y, C, S, cur.alpha, thr, ASCENT_STEPS)
             if res is None or res.status == "undecided":
                 res = fit(S, alpha0=cur.alpha if res is None else res.alpha, tol=1e-9 if exact else search_tol, below=thr,
