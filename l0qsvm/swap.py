@@ -286,72 +286,72 @@ ASCENT_STEPS = 20   # swap_refine: projected-gradient steps on D_S per question 
 
 @njit(cache=True)
 def _project_dual(a, y, C, out):
-    "out = the point of {0 <= alpha <= C, y^T alpha = 0} nearest to a: clip(a - lam y, 0, C) at the root lam of y^T out."
+    "out = the point of {0 <= alpha <= C, y^T alpha = 0} nearest to a: clip(a - ups y, 0, C) at the root ups of y^T out."
     m = a.shape[0]
     lo, hi, tol = np.inf, -np.inf, 0.0                    # phi(lo) = sum of C over y > 0 >= 0 >= phi(hi)
     for i in range(m):
         if y[i] > 0: lo = min(lo, a[i] - C[i]); hi = max(hi, a[i])
         else: lo = min(lo, -a[i]); hi = max(hi, C[i] - a[i])
         tol += 1e-14 * C[i]                               # |phi| below this: zero to rounding
-    def phi(lam):
+    def phi(ups):                                         # y^T clip(a - ups y, 0, C)
         s = 0.0
-        for i in range(m): s += y[i] * min(max(a[i] - lam * y[i], 0.0), C[i])
+        for i in range(m): s += y[i] * min(max(a[i] - ups * y[i], 0.0), C[i])
         return s
     f_lo, f_hi = phi(lo), phi(hi)
-    g_lo, g_hi, side, lam = f_lo, f_hi, 0, lo
+    g_lo, g_hi, side, ups = f_lo, f_hi, 0, lo
     for _ in range(200):                                  # regula falsi with the Illinois rule on a piecewise linear,
-        if f_lo <= tol: lam = lo; break                   # nonincreasing phi: exact once the bracket holds one piece
-        if f_hi >= -tol: lam = hi; break
-        if hi - lo <= 1e-15 * max(1.0, abs(lo), abs(hi)): lam = lo + f_lo * (hi - lo) / (f_lo - f_hi); break
-        lam = lo + g_lo * (hi - lo) / (g_lo - g_hi)
-        if not lo < lam < hi: lam = 0.5 * (lo + hi)
-        f = phi(lam)
+        if f_lo <= tol: ups = lo; break                   # nonincreasing phi: exact once the bracket holds one piece
+        if f_hi >= -tol: ups = hi; break
+        if hi - lo <= 1e-15 * max(1.0, abs(lo), abs(hi)): ups = lo + f_lo * (hi - lo) / (f_lo - f_hi); break
+        ups = lo + g_lo * (hi - lo) / (g_lo - g_hi)
+        if not lo < ups < hi: ups = 0.5 * (lo + hi)
+        f = phi(ups)
         if abs(f) <= tol: break
         if f > 0:
-            lo, f_lo, g_lo = lam, f, f
+            lo, f_lo, g_lo = ups, f, f
             if side == 1: g_hi *= 0.5                     # the same end moved twice: halve the other's weight
             side = 1
         else:
-            hi, f_hi, g_hi = lam, f, f
+            hi, f_hi, g_hi = ups, f, f
             if side == -1: g_lo *= 0.5
             side = -1
-    for i in range(m): out[i] = min(max(a[i] - lam * y[i], 0.0), C[i])
+    for i in range(m): out[i] = min(max(a[i] - ups * y[i], 0.0), C[i])
 
 @njit(cache=True)
 def _ascent(RS, y, C, L, alpha, above, n_steps):
     "Projected-gradient ascent on D_S from alpha (updated in place) until D_S >= above; returns (D_S(alpha), steps)."
     m, q = RS.shape
     v, z, u, h, tmp = np.zeros(q), np.empty(q), np.empty(q), np.empty(q), np.empty(q)
-    g, p = np.empty(m), np.empty(m)
+    g, a_plus = np.empty(m), np.empty(m)
     for i in range(m):                                    # v = R_S^T Y alpha
         ya = y[i] * alpha[i]
         for j in range(q): v[j] += RS[i, j] * ya
-    eta, cmax, it = 0.0, C.max(), 0
+    theta, cmax, it = 0.0, C.max(), 0                     # theta: the step length (vartheta above)
     while True:
         _chol_solve(L, v, z, tmp)                         # z = G_SS^-1 v: D = sum(alpha) - v^T z / 2
         D = alpha.sum() - 0.5 * (v @ z)
         if D >= above or it == n_steps: return D, it
         gmax = 0.0
-        for i in range(m):                                # the gradient 1 - y (R_S z)
+        for i in range(m):                                # g = grad D = 1 - y (R_S z)
             f = 0.0
             for j in range(q): f += RS[i, j] * z[j]
             g[i] = 1.0 - y[i] * f; gmax = max(gmax, abs(g[i]))
-        if eta == 0.0: eta = cmax / max(gmax, 1e-300)     # the first step may move the largest entry across the box
-        for i in range(m): p[i] = alpha[i] + eta * g[i]
-        _project_dual(p, y, C, p)
+        if theta == 0.0: theta = cmax / max(gmax, 1e-300) # the first step may move the largest entry across the box
+        for i in range(m): a_plus[i] = alpha[i] + theta * g[i]
+        _project_dual(a_plus, y, C, a_plus)               # alpha+ = proj_P(alpha + theta g)
         gd = 0.0
         for j in range(q): u[j] = 0.0
-        for i in range(m):                                # d = p - alpha, u = R_S^T Y d
-            d = p[i] - alpha[i]; gd += g[i] * d
-            yd = y[i] * d
+        for i in range(m):                                # Delta alpha = alpha+ - alpha, u = R_S^T Y Delta alpha
+            da = a_plus[i] - alpha[i]; gd += g[i] * da
+            yd = y[i] * da
             for j in range(q): u[j] += RS[i, j] * yd
         if not gd > 1e-15 * max(1.0, abs(D)): return D, it   # no ascent direction left: alpha is optimal for S
         _chol_solve(L, u, h, tmp)
-        curv = u @ h                                      # D(alpha + t d) = D + t g^T d - t^2 u^T G^-1 u / 2
-        t = 1.0 if curv <= 0.0 else min(1.0, gd / curv)
-        for i in range(m): alpha[i] = min(max(alpha[i] + t * (p[i] - alpha[i]), 0.0), C[i])
+        curv = u @ h                                      # Delta alpha^T Q_S Delta alpha = u^T G_SS^-1 u
+        t = 1.0 if curv <= 0.0 else min(1.0, gd / curv)   # t*
+        for i in range(m): alpha[i] = min(max(alpha[i] + t * (a_plus[i] - alpha[i]), 0.0), C[i])
         for j in range(q): v[j] += t * u[j]
-        if t >= 1.0: eta *= 2.0                           # a full step: try a longer one next time
+        if t >= 1.0: theta *= 2.0                         # a full step: try a longer one next time
         it += 1
 
 def dual_ascent(G, R, y, # G (d, d), features (m, d), labels ±1

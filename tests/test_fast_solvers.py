@@ -141,7 +141,7 @@ def test_a_search_with_the_dual_ascent_is_certified_by_brute_force():
     try:
         X, y = problem(5, m=1500, n=5)
         est = L0QSVM(6, C=1.0).fit(X, y)
-        keep = sw.ASCENT_STEPS; sw.ASCENT_STEPS = 0               # 0 steps: the ascent never answers, every question is fitted
+        keep = sw.ASCENT_STEPS; sw.ASCENT_STEPS = 0               # 0 steps: it answers only where A's own multipliers do
         try: ref = L0QSVM(6, C=1.0).fit(X, y)
         finally: sw.ASCENT_STEPS = keep
     finally:
