@@ -53,12 +53,14 @@ ROUNDOFF_RTOL = 1e-10 # an entry of z (or c) is round-off when it moves the deci
 def roundoff_zeros(z, # parameters z = [hvec(W); b], shape (d,)
                    c:float, # intercept
                    R, # training features r(x_i), shape (m, d)
-                   rtol:float=ROUNDOFF_RTOL # relative threshold
+                   rtol:float=ROUNDOFF_RTOL, # relative threshold
+                   rmax=None # max_i |r_it| for every t, if at hand (e.g. along a path on the same R)
                   )->tuple: # (z, c) with their round-off entries set to exactly 0
     "Zero the entries of $z$ (and $c$) that move the decision function by less than `rtol` times $\\max(1, |c|, \\max_i|f(x_i)|)$."
     z = np.asarray(z, dtype=float)
     scale = max(1.0, abs(c), float(np.abs(R @ z + c).max(initial=0.0)))
-    contribution = np.abs(z) * np.abs(R).max(axis=0, initial=0.0)         # max_i |z_t r_it|
+    if rmax is None: rmax = np.abs(R).max(axis=0, initial=0.0)
+    contribution = np.abs(z) * rmax                                       # max_i |z_t r_it|
     return np.where(contribution <= rtol * scale, 0.0, z), (0.0 if abs(c) <= rtol * scale else float(c))
 
 # %% ../nbs/08_estimators.ipynb #286d8df4

@@ -112,13 +112,14 @@ def test_a_search_with_the_decider_is_certified_by_brute_force():
     import l0qsvm.swap as sw
     from l0qsvm.features import gram_matrix, quadratic_features
     calls = []
-    decide = sw.SwapDecider.decide
+    decide, ask = sw.SwapDecider.decide, sw.SwapDecider.ask_swaps
     sw.SwapDecider.decide = lambda self, *a, **kw: calls.append(1) or decide(self, *a, **kw)
+    sw.SwapDecider.ask_swaps = lambda self, *a, **kw: calls.append(1) or ask(self, *a, **kw)
     try:
         X, y = problem(21, m=150, n=6)
         est = L0QSVM(16, C=10.0).fit(X, y)
     finally:
-        sw.SwapDecider.decide = decide
+        sw.SwapDecider.decide, sw.SwapDecider.ask_swaps = decide, ask
     cert, A = est.swap_certificate_[0], np.sort(est.support_[0])
     assert calls and cert["passed"] and est.certificate_[0]["passed"]
     R, G = quadratic_features(X), gram_matrix(X); ys = np.where(y == est.classes_[1], 1.0, -1.0)
@@ -159,3 +160,36 @@ def test_a_search_with_the_dual_ascent_is_certified_by_brute_force():
             over = sw.dual_ascent(G, R, ys, 1.0, S, fit.alpha, FS * (1 + 1e-9))    # a lower bound: never above F*(S)
             assert over.status == "undecided" and over.LB <= FS * (1 + 1e-10)
             assert sw.dual_ascent(G, R, ys, 1.0, S, fit.alpha, FS * (1 - 1e-4), 5000).status == "above"
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_compiled_question_loop_and_the_batch_decider_change_the_cost_not_the_answer(seed):
+    "QUESTION_LOOP (ask_swaps) and BATCH_DECIDER off: the same certified support and objective, on data where deciders apply."
+    import l0qsvm.swap as sw
+    from l0qsvm.features import gram_matrix, quadratic_features
+    X, y = problem(40 + seed, m=160, n=6)
+    R, G, ys = quadratic_features(X), gram_matrix(X), np.where(y == 1, 1.0, -1.0)
+    out = {}
+    for flags in [(True, True), (False, True), (True, False)]:
+        keep = sw.QUESTION_LOOP, sw.BATCH_DECIDER
+        sw.QUESTION_LOOP, sw.BATCH_DECIDER = flags
+        try: out[flags] = sw.swap_refine(G, R, ys, 5.0, np.arange(18))
+        finally: sw.QUESTION_LOOP, sw.BATCH_DECIDER = keep
+    ref = out[True, True]
+    assert ref.certificate["passed"] and ref.certificate["n_fits"] > 0
+    for res in out.values():
+        assert res.certificate["passed"] and np.array_equal(res.support, ref.support)
+        np.testing.assert_allclose(res.certificate["objective"], ref.certificate["objective"], rtol=1e-8)
+
+
+def test_best_pairs_takes_the_swaps_a_full_stable_sort_gives():
+    "_best_pairs sorts only the lowest bounds; with many ties and a few infinities it returns what the full sort returns."
+    from l0qsvm.swap import _best_pairs, _distinct_pairs
+    rng = np.random.default_rng(0)
+    for trial in range(20):
+        k, d = int(rng.integers(5, 40)), int(rng.integers(60, 300))
+        flat = np.sort(rng.choice(k * d, size=int(rng.integers(1, k * d)), replace=False))
+        vals = np.round(rng.standard_normal(flat.size), 1)           # many ties
+        vals[rng.random(flat.size) < 0.05] = -np.inf
+        limit = max(2, k // 4)
+        assert _best_pairs(flat, vals, d, k, limit) == _distinct_pairs(flat[np.argsort(vals, kind="stable")], d, k, limit)
