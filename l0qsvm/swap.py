@@ -53,18 +53,35 @@ def _swap_tables(TT, BT, diagM, Pd, den, TtP, void):
             void[i, j] = not (den[i, j] > 1e-10 * max(diagM[j], tiny))
 
 @njit(cache=True)
+def _bound_parts(P, BT, A, v, asum, w, g):
+    "The alpha-dependent part of the bounds: w = P v_A and g = G_{:A} w - v (into w, g); returns D_A = asum - v_A^T w / 2."
+    k, d = BT.shape
+    D_A = asum
+    for r in range(k):
+        acc = 0.0
+        for q in range(k): acc += P[r, q] * v[A[q]]
+        w[r] = acc
+        D_A -= 0.5 * v[A[r]] * acc
+    for q in range(d): g[q] = -v[q]
+    for r in range(k):
+        for q in range(d): g[q] += BT[r, q] * w[r]
+    return D_A
+
+@njit(cache=True)
+def _lb_value(D_A, w_i, g_j, P_ii, TtP_ij, den_ij, void_ij, null_j, in_A_j):
+    "LB_ij = D_A + w_i^2 / (2 P_ii) - (g_j - w_i TtP_ij)^2 / (2 den_ij): +inf for j in A, D_A for a null j, -inf if void."
+    if in_A_j: return np.inf
+    if null_j: return D_A
+    if void_ij: return -np.inf
+    num = g_j - w_i * TtP_ij
+    return D_A + 0.5 * w_i * w_i / P_ii - 0.5 * num * num / den_ij
+
+@njit(cache=True)
 def _lb_fill(D_A, w, g, Pd, TtP, den, void, null, inA, out):
-    "out[i, j] = D_A + w_i^2 / (2 P_ii) - (g_j - w_i TtP[i, j])^2 / (2 den[i, j]), with the special cases of `lb`."
+    "The table of bounds `lb` returns, into out (k, d)."
     k, d = out.shape
     for i in range(k):
-        base = D_A + 0.5 * w[i] * w[i] / Pd[i]
-        for j in range(d):
-            if inA[j]: out[i, j] = np.inf
-            elif null[j]: out[i, j] = D_A
-            elif void[i, j]: out[i, j] = -np.inf
-            else:
-                num = g[j] - w[i] * TtP[i, j]
-                out[i, j] = base - 0.5 * num * num / den[i, j]
+        for j in range(d): out[i, j] = _lb_value(D_A, w[i], g[j], Pd[i], TtP[i, j], den[i, j], void[i, j], null[j], inA[j])
 
 @njit(cache=True)
 def _lb_at_fill(D_A, w, g, Pd, TtP, den, void, null, inA, flat, out):
@@ -72,12 +89,7 @@ def _lb_at_fill(D_A, w, g, Pd, TtP, den, void, null, inA, flat, out):
     d = g.shape[0]
     for n in range(flat.shape[0]):
         i, j = flat[n] // d, flat[n] % d
-        if inA[j]: out[n] = np.inf
-        elif null[j]: out[n] = D_A
-        elif void[i, j]: out[n] = -np.inf
-        else:
-            num = g[j] - w[i] * TtP[i, j]
-            out[n] = D_A + 0.5 * w[i] * w[i] / Pd[i] - 0.5 * num * num / den[i, j]
+        out[n] = _lb_value(D_A, w[i], g[j], Pd[i], TtP[i, j], den[i, j], void[i, j], null[j], inA[j])
 
 class SwapBounds:
     "For a support $\\mathcal A$ of $M$: the lower bounds $\\mathrm{LB}_{ij}$ on $F^\\star(\\mathcal A - i + j)$ for every swap."
@@ -91,20 +103,20 @@ class SwapBounds:
             try: self.Linv = _tri_inv(np.linalg.cholesky(MA)); P = self.Linv.T @ self.Linv   # (L L^T)^-1
             except np.linalg.LinAlgError: self.Linv, P = None, np.full_like(MA, np.nan)
         self.ok = bool(np.all(np.isfinite(P))) and np.abs(MA @ P - np.eye(A.size)).max(initial=0.0) < 1e-6
-        self.P, self.BT, self.B, self.Pd = P, BT, BT.T, np.ascontiguousarray(np.diag(P))
+        self.P, self.BT, self.Pd = P, BT, np.ascontiguousarray(np.diag(P))
         k, d = BT.shape
         self.den, self.TtP, self.void = np.full((k, d), np.nan), np.full((k, d), np.nan), np.ones((k, d), np.bool_)
         if self.ok: _swap_tables(P @ BT, BT, np.ascontiguousarray(np.diag(M)), self.Pd, self.den, self.TtP, self.void)   # T^T = P M_{A:}
         self.null = null_terms(M) if null is None else null
         self.inA = np.zeros(d, bool); self.inA[A] = True
     def _parts(self, v, asum):
-        w = self.P @ v[self.A]
-        return float(asum - 0.5 * v[self.A] @ w), w, self.B @ w - v
+        w, g = np.empty(self.A.size), np.empty(v.size)
+        return float(_bound_parts(self.P, self.BT, self.A, np.ascontiguousarray(v, dtype=np.float64), float(asum), w, g)), w, g
     def lb(self, v, # (d,) R^T Y alpha (hinge) or 2C R~^T y~ (squared)
            asum:float # sum(alpha) (hinge) or C ||y~||^2 (squared)
           )->np.ndarray: # (k, d) LB[i, j] <= F*(A - A[i] + j); +inf for j in A
         "The bounds $\\mathrm{LB}_{ij}$ of Step 4 for the multipliers behind $v$."
-        A, d = self.A, self.B.shape[0]
+        A, d = self.A, self.BT.shape[1]
         if not self.ok:                                   # M_AA singular: no claim on any swap
             LB = np.full((A.size, d), -np.inf); LB[:, A] = np.inf; return LB
         D_A, w, g = self._parts(v, asum)
@@ -116,7 +128,7 @@ class SwapBounds:
              )->np.ndarray: # LB.ravel()[flat] of `lb`, at O(dk) + O(len(flat)) cost
         "The bounds of `lb` at some swaps only (the search keeps just the unsettled ones up to date)."
         flat = np.asarray(flat, dtype=np.int64)
-        if not self.ok: return np.where(self.inA[flat % self.B.shape[0]], np.inf, -np.inf)
+        if not self.ok: return np.where(self.inA[flat % self.BT.shape[1]], np.inf, -np.inf)
         D_A, w, g = self._parts(v, asum)
         out = np.empty(flat.size)
         _lb_at_fill(D_A, w, g, self.Pd, self.TtP, self.den, self.void, self.null, self.inA, flat, out)
@@ -241,6 +253,44 @@ def _decide_smo(S, VA, QA, have, u, v, below, above, tol, max_steps, every, ci, 
         it += 1
     return it, gap, decided
 
+@njit(cache=True)
+def _swap_factors(VA, Linv, P, BT, RA, R, y, i, j, den, Gjj, u, v, c):
+    "u and v of `SwapDecider.factors` for the swap (i, j) into u, v (c: scratch (k,)); j < 0: v = 0; den NaN: computed."
+    m, k = VA.shape
+    u[:] = np.dot(VA, np.ascontiguousarray(Linv[:, i])) / np.sqrt(P[i, i])
+    if j < 0:
+        v[:] = 0.0; return
+    ti = 0.0
+    for r in range(k): ti += P[i, r] * BT[r, j]
+    for r in range(k):                                    # c = t - P e_i t_i / P_ii, t = P G_Aj
+        acc = 0.0
+        for q in range(k): acc += P[r, q] * BT[q, j]
+        c[r] = acc - P[r, i] * (ti / P[i, i])
+    if not den > 0.0:                                     # c_i = 0: the Schur complement on A - i
+        den = Gjj
+        for r in range(k): den -= BT[r, j] * c[r]
+    v[:] = np.dot(RA, c)
+    sd = np.sqrt(den)
+    for s in range(m): v[s] = y[s] * (R[s, j] - v[s]) / sd
+
+@njit(cache=True)
+def _start_state(S, a0, gA, dA, u, v):
+    "The SMO state at A's multipliers a0 on Q_A - u u^T + v v^T (gA = Q_A a0 - 1, dA = diag Q_A)."
+    ua, va = 0.0, 0.0
+    for s in range(a0.shape[0]): ua += u[s] * a0[s]; va += v[s] * a0[s]
+    for s in range(a0.shape[0]):
+        S.alpha[s] = a0[s]
+        S.G[s] = gA[s] - u[s] * ua + v[s] * va
+        S.Q_diag[s] = dA[s] - u[s] * u[s] + v[s] * v[s]
+
+@njit(cache=True)
+def _dual_value(S, VA, u, v):
+    "D_S(alpha) = sum(alpha) - alpha^T (Q_A - u u^T + v v^T) alpha / 2 at the state's alpha."
+    t = np.dot(VA.T, S.alpha)
+    asum, ua, va = 0.0, 0.0, 0.0
+    for s in range(S.alpha.shape[0]): asum += S.alpha[s]; ua += u[s] * S.alpha[s]; va += v[s] * S.alpha[s]
+    return asum - 0.5 * (np.dot(t, t) - ua * ua + va * va)
+
 class SwapDecider:
     "Questions about the supports one swap from $\\mathcal A$, asked from $\\mathcal A$'s multipliers: SMO on $Q_{\\mathcal A} - uu^\\top + vv^\\top$."
     def __init__(self, G, R, y, # G (d, d), features (m, d), labels ±1
@@ -249,12 +299,13 @@ class SwapDecider:
                  P, # its inverse (G_AA)^-1 (`SwapBounds.P`), or None (then from the Cholesky factor)
                  alpha, # the multipliers every question starts from
                  QA=None, # (m, m) scratch for Q_A's columns (reused between supports), or None
-                 Linv=None): # the inverse of G_AA's Cholesky factor, if at hand (`SwapBounds.Linv`)
+                 Linv=None, # the inverse of G_AA's Cholesky factor, if at hand (`SwapBounds.Linv`)
+                 BT=None): # G_{A:}, if at hand (`SwapBounds.BT`; else taken when a question needs it)
         m, k = R.shape[0], A.size
         self.G, self.R, self.y, self.A = G, R, y, A
         self.Linv = _tri_inv(np.linalg.cholesky(G[np.ix_(A, A)])) if Linv is None else Linv       # L^-1
         self.P = self.Linv.T @ self.Linv if P is None else P                                       # (L L^T)^-1
-        self.RA = np.ascontiguousarray(R[:, A])
+        self.RA, self.BT = np.ascontiguousarray(R[:, A]), BT   # R_{:A}, and G_{A:} (`SwapBounds.BT`) if at hand
         self.VA = np.ascontiguousarray(y[:, None] * (self.RA @ self.Linv.T))                       # Q_A = V_A V_A^T
         self.QA, self.have = (np.empty((m, m)) if QA is None else QA), np.zeros(m, np.bool_)
         self.alpha, self.C = alpha.copy(), np.ascontiguousarray(np.broadcast_to(np.asarray(C, float), (m,)))
@@ -267,13 +318,12 @@ class SwapDecider:
                 den:float=None # its Schur complement s_j^(-i) (`SwapBounds.den[i, j]`; computed when None)
                ): # (u, v) with Q_{A - A[i] + j} = Q_A - u u^T + v v^T
         "The rank-two update from $Q_{\\mathcal A}$ to $Q_{\\mathcal S}$ (derived above)."
-        P, A = self.P, self.A
-        u = self.VA @ (self.Linv[:, i] / np.sqrt(P[i, i]))
-        if j is None: return u, np.zeros_like(u)
-        t = P @ self.G[A, j]
-        c = t - P[:, i] * (t[i] / P[i, i])
-        if den is None: den = self.G[j, j] - self.G[A, j] @ c          # c_i = 0: the Schur complement on A - i
-        return u, self.y * (self.R[:, j] - self.RA @ c) / np.sqrt(den)
+        if self.BT is None: self.BT = np.ascontiguousarray(self.G[self.A])   # G_{A:}
+        u, v = np.empty(self.alpha.size), np.empty(self.alpha.size)
+        _swap_factors(self.VA, self.Linv, self.P, self.BT, self.RA, self.R, self.y, i, -1 if j is None else int(j),
+                      np.nan if den is None else float(den), 0.0 if j is None else float(self.G[j, j]), u, v,
+                      np.empty(self.A.size))
+        return u, v
     def run(self, u, v, # the update (`factors`)
             below:float=-np.inf, above:float=np.inf, # the question: stop once P < below or D >= above
             tol:float=1e-9, # or once the violation m(alpha) - M(alpha) is below tol
@@ -282,20 +332,15 @@ class SwapDecider:
             max_steps=None # step cap (default 20 m)
            )->tuple: # (alpha, D_S(alpha), 0 / 1 below / 2 above, steps, final violation)
         "SMO on $Q_{\\mathcal S}$ from $\\mathcal A$'s multipliers until the question is decided."
-        S, a0, m = self.S, self.alpha, self.alpha.size
-        S.alpha[:] = a0
-        S.G[:] = self.gA - u * (u @ a0) + v * (v @ a0)
-        S.Q_diag[:] = self.dA - u * u + v * v
+        S, m = self.S, self.alpha.size
+        _start_state(S, self.alpha, self.gA, self.dA, u, v)
         cap = 20 * m if max_steps is None else int(max_steps)
         steps, gap, dec = _decide_smo(S, self.VA, self.QA, self.have, u, v, below, above, tol, cap,
                                       BRACKET_EVERY if every is None else every, self.ci, self.cj)
         if dec == 1 and polish > 0:
             more, gap, _ = _decide_smo(S, self.VA, self.QA, self.have, u, v, -np.inf, np.inf, polish, cap, 1 << 30, self.ci, self.cj)
             steps += more
-        a = S.alpha.copy()
-        t, ua, va = self.VA.T @ a, u @ a, v @ a
-        quad = t @ t - ua * ua + va * va                      # alpha^T Q_S alpha
-        return a, float(a.sum() - 0.5 * quad), dec, steps, gap
+        return S.alpha.copy(), float(_dual_value(S, self.VA, u, v)), dec, steps, gap
     def fit(self, tol:float=DECIDE_POLISH, # violation to reach
             max_steps=None # step cap (default 20 m)
            )->SupportFit: # the fit of A itself ("max_iter" if the violation was not reached)
@@ -357,32 +402,13 @@ def _ask_swaps(S, VA, QA, have, Linv, P, RA, R, y, A, BT, a0, gA, dA, v0, Pd, Tt
         if failed == stop_failed or n_no >= budget: return 1, n_no, failed, n_open, -1, 0.0, 0
         i, j = f // d, f % d
         if void[i, j] or (dsteps[1] >= 3 and dsteps[0] > crawl * dsteps[1]): return 1, n_no, failed, n_open, -1, 0.0, 0
-        u[:] = np.dot(VA, np.ascontiguousarray(Linv[:, i])) / np.sqrt(P[i, i])   # `SwapDecider.factors`: u, v
-        ti = 0.0
-        for r in range(k): ti += P[i, r] * BT[r, j]
-        for r in range(k):
-            acc = 0.0
-            for q in range(k): acc += P[r, q] * BT[q, j]
-            c[r] = acc - P[r, i] * (ti / P[i, i])
-        sd = np.sqrt(den[i, j])
-        v[:] = np.dot(RA, c)
-        ua, va = 0.0, 0.0
-        for s in range(m):
-            v[s] = y[s] * (R[s, j] - v[s]) / sd
-            ua += u[s] * a0[s]; va += v[s] * a0[s]
-        for s in range(m):                                # `SwapDecider.run`: the state at A's multipliers
-            S.alpha[s] = a0[s]
-            S.G[s] = gA[s] - u[s] * ua + v[s] * va
-            S.Q_diag[s] = dA[s] - u[s] * u[s] + v[s] * v[s]
+        _swap_factors(VA, Linv, P, BT, RA, R, y, i, j, den[i, j], 0.0, u, v, c)   # as `SwapDecider.run` does:
+        _start_state(S, a0, gA, dA, u, v)
         steps, gap, dec = _decide_smo(S, VA, QA, have, u, v, thr, thr, 1e-9, cap, every, ci, cj)
         if dec == 1 and polish > 0:
             more, gap, _ = _decide_smo(S, VA, QA, have, u, v, -np.inf, np.inf, polish, cap, 1 << 30, ci, cj)
             steps += more
-        tq = np.dot(VA.T, S.alpha)                        # D_S(alpha) = sum(alpha) - alpha^T Q_S alpha / 2
-        quad, asum, ua, va = np.dot(tq, tq), 0.0, 0.0, 0.0
-        for s in range(m):
-            asum += S.alpha[s]; ua += u[s] * S.alpha[s]; va += v[s] * S.alpha[s]
-        LB = asum - 0.5 * (quad - ua * ua + va * va)
+        LB = _dual_value(S, VA, u, v)
         if dec == 1: return 2, n_no, failed, n_open, f, LB, steps
         dsteps[0] += steps; dsteps[1] += 1
         if dec == 0: return 3, n_no, failed, n_open, f, LB, steps
@@ -394,26 +420,15 @@ def _ask_swaps(S, VA, QA, have, Linv, P, RA, R, y, A, BT, a0, gA, dA, v0, Pd, Tt
             if da != 0.0:
                 yd = y[s] * da
                 for q in range(d): vn[q] += R[s, q] * yd
-        DA = asum
-        for r in range(k):
-            acc = 0.0
-            for q in range(k): acc += P[r, q] * vn[A[q]]
-            w[r] = acc
-            DA -= 0.5 * vn[A[r]] * acc
-        for q in range(d): g[q] = -vn[q]
-        for r in range(k):
-            for q in range(d): g[q] += BT[r, q] * w[r]
+        asum = 0.0
+        for s in range(m): asum += S.alpha[s]
+        DA = _bound_parts(P, BT, A, vn, asum, w, g)       # as `SwapBounds.lb_at` does
         keep, ii, row, f = 0, 0, 0, -1                    # open_ is sorted: its row index ii only grows
         for q in range(n_open):                           # the bounds of `SwapBounds.lb_at`, then the unsettled ones
             e = open_[q]
             while e >= row + d: ii += 1; row += d
             jj = e - row
-            if inA[jj]: lb = np.inf
-            elif null[jj]: lb = DA
-            elif void[ii, jj]: lb = -np.inf
-            else:
-                num = g[jj] - w[ii] * TtP[ii, jj]
-                lb = DA + 0.5 * w[ii] * w[ii] / Pd[ii] - 0.5 * num * num / den[ii, jj]
+            lb = _lb_value(DA, w[ii], g[jj], Pd[ii], TtP[ii, jj], den[ii, jj], void[ii, jj], null[jj], inA[jj])
             if lb > Lf[e]: Lf[e] = lb
             if Lf[e] < thr and not Ff[e]:
                 open_[keep] = e; keep += 1
