@@ -95,12 +95,13 @@ class SwapBounds:
     "For a support $\\mathcal A$ of $M$: the lower bounds $\\mathrm{LB}_{ij}$ on $F^\\star(\\mathcal A - i + j)$ for every swap."
     def __init__(self, M, # (d, d) the quadratic term (G, or G + 2C R~^T R~ for the squared loss)
                  A, # the support, k sorted indices
-                 null=None): # `null_terms(M)`, if at hand
+                 null=None, # `null_terms(M)`, if at hand
+                 L=None): # the Cholesky factor of M_AA, if at hand
         self.A = A = np.asarray(A)
         BT = M[A]                                         # M_{A:} = (M_{:A})^T, rows contiguous
         MA = BT[:, A]
         with np.errstate(all="ignore"):
-            try: self.Linv = _tri_inv(np.linalg.cholesky(MA)); P = self.Linv.T @ self.Linv   # (L L^T)^-1
+            try: self.Linv = _tri_inv(np.linalg.cholesky(MA) if L is None else L); P = self.Linv.T @ self.Linv   # (L L^T)^-1
             except np.linalg.LinAlgError: self.Linv, P = None, np.full_like(MA, np.nan)
         self.ok = bool(np.all(np.isfinite(P))) and np.abs(MA @ P - np.eye(A.size)).max(initial=0.0) < 1e-6
         self.P, self.BT, self.Pd = P, BT, np.ascontiguousarray(np.diag(P))
@@ -318,9 +319,10 @@ class SwapDecider:
                 den:float=None # its Schur complement s_j^(-i) (`SwapBounds.den[i, j]`; computed when None)
                ): # (u, v) with Q_{A - A[i] + j} = Q_A - u u^T + v v^T
         "The rank-two update from $Q_{\\mathcal A}$ to $Q_{\\mathcal S}$ (derived above)."
-        if self.BT is None: self.BT = np.ascontiguousarray(self.G[self.A])   # G_{A:}
+        if self.BT is None and j is not None: self.BT = np.ascontiguousarray(self.G[self.A])   # G_{A:}
         u, v = np.empty(self.alpha.size), np.empty(self.alpha.size)
-        _swap_factors(self.VA, self.Linv, self.P, self.BT, self.RA, self.R, self.y, i, -1 if j is None else int(j),
+        BT = np.empty((self.A.size, 0)) if self.BT is None else self.BT          # (not read for j = None)
+        _swap_factors(self.VA, self.Linv, self.P, BT, self.RA, self.R, self.y, i, -1 if j is None else int(j),
                       np.nan if den is None else float(den), 0.0 if j is None else float(self.G[j, j]), u, v,
                       np.empty(self.A.size))
         return u, v
@@ -495,9 +497,7 @@ def _ascent(RS, y, C, L, alpha, above, n_steps):
     m, q = RS.shape
     v, z, u, h, tmp = np.zeros(q), np.empty(q), np.empty(q), np.empty(q), np.empty(q)
     g, a_plus, yda = np.empty(m), np.empty(m), np.empty(m)
-    for i in range(m):                                    # v = R_S^T Y alpha
-        ya = y[i] * alpha[i]
-        for j in range(q): v[j] += RS[i, j] * ya
+    v[:] = np.dot(RS.T, y * alpha)                        # v = R_S^T Y alpha
     theta, cmax, it = 0.0, C.max(), 0                     # theta: the step length (vartheta above)
     while True:
         _chol_solve(L, v, z, tmp)                         # z = G_SS^-1 v: D = sum(alpha) - v^T z / 2
@@ -528,12 +528,14 @@ def dual_ascent(G, R, y, # G (d, d), features (m, d), labels ±1
                 S, # the support (indices)
                 alpha, # a feasible start: 0 <= alpha <= C, y^T alpha = 0 (e.g. the current support's multipliers)
                 above:float, # the question: is F*(S) >= above?
-                n_steps:int=ASCENT_STEPS # at most this many steps
+                n_steps:int=ASCENT_STEPS, # at most this many steps
+                L=None # the Cholesky factor of G_SS, if at hand
                ): # SupportFit with status "above" (LB >= above) or "undecided"; None if G_SS is singular
     "Raise the lower bound $D_{\\mathcal S}(\\alpha) \\le F^\\star(\\mathcal S)$ by projected-gradient ascent until it reaches `above`."
     S = np.asarray(S)
-    try: L = np.linalg.cholesky(G[np.ix_(S, S)])
-    except np.linalg.LinAlgError: return None
+    if L is None:
+        try: L = np.linalg.cholesky(G[np.ix_(S, S)])
+        except np.linalg.LinAlgError: return None
     a = np.array(alpha, dtype=np.float64)
     Cv = np.ascontiguousarray(np.broadcast_to(np.asarray(C, dtype=np.float64), a.shape))
     D, steps = _ascent(np.ascontiguousarray(R[:, S]), np.ascontiguousarray(y, dtype=np.float64), Cv, L, a, float(above),
@@ -714,15 +716,15 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
         if not deciding(): return None
         if dec_for is None or dec_for[0] is not A or dec_for[1] is not cur:
             if QA is None: QA = np.empty((m, m))
-            dec, dec_for = SwapDecider(G, R, y, C, A, bd.P, cur.alpha, QA, bd.Linv), (A, cur)
+            dec, dec_for = SwapDecider(G, R, y, C, A, bd.P, cur.alpha, QA, bd.Linv, bd.BT), (A, cur)
         return dec
-    def batch_fit(S):                                      # a batch question: by a decider built for S where deciders
-        nonlocal dec, dec_for, QA                          # apply (accepted, its columns serve S's questions)
-        nonlocal bd_next
-        bdS = SwapBounds(G, S, null) if BATCH_DECIDER and deciding() else None   # S's bounds: G_SS well conditioned?
+    def batch_fit(S, LS):                                  # a batch question (LS: G_SS's Cholesky factor or None): by a
+        nonlocal dec, dec_for, QA, bd_next                 # decider built for S where deciders apply (accepted, its
+        use = LS is not None and BATCH_DECIDER and deciding()   # columns and S's bounds serve S's questions)
+        bdS = SwapBounds(G, S, null, L=LS) if use else None   # (and they check that G_SS is well conditioned)
         if bdS is None or not bdS.ok: return fit(S, alpha0=cur.alpha, tol=search_tol, below=thr, above=thr)
         if QA is None: QA = np.empty((m, m))
-        Dn = SwapDecider(G, R, y, C, S, bdS.P, cur.alpha, QA, bdS.Linv)
+        Dn = SwapDecider(G, R, y, C, S, bdS.P, cur.alpha, QA, bdS.Linv, bdS.BT)
         res = Dn.ask(thr, max_steps=cap)
         if res.status == "below": dec, dec_for, bd_next = Dn, (S, res), bdS   # (the new support's bounds, ready)
         else:
@@ -734,7 +736,7 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
     if FIRST_DECIDER and alpha0 is not None and route == "auto" and m <= DECIDE_MAX_M and support_route(m, k, True) == "dual":
         bd = SwapBounds(G, A, null)                        # the first fit by a decider from alpha0, which then answers
         if bd.ok:                                          # A's questions
-            QA = np.empty((m, m)); D0 = SwapDecider(G, R, y, C, A, bd.P, alpha0, QA, bd.Linv); res = D0.fit(max_steps=cap)
+            QA = np.empty((m, m)); D0 = SwapDecider(G, R, y, C, A, bd.P, alpha0, QA, bd.Linv, bd.BT); res = D0.fit(max_steps=cap)
             if res.status == "converged": cur, dec, dec_for = res, D0, (A, res)
     if cur is None: cur = fit(A, alpha0=alpha0, tol=search_tol)
     n_fits, n_swaps, exact, status, last_batch, LB = 1, 0, False, "certified", 4, None
@@ -757,8 +759,10 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
             size = min(len(pairs), 2 * last_batch)
             while size >= 2:
                 S = _exchanged(inA, A, pairs[:size])
-                res = dual_ascent(G, R, y, C, S, cur.alpha, thr, ASCENT_STEPS)   # a cheap "no" first (below)
-                if res is None or res.status != "above": res = batch_fit(S)
+                try: LS = np.linalg.cholesky(G[np.ix_(S, S)])   # one factorisation for the ascent and the decider
+                except np.linalg.LinAlgError: LS = None
+                res = None if LS is None else dual_ascent(G, R, y, C, S, cur.alpha, thr, ASCENT_STEPS, L=LS)   # a cheap
+                if res is None or res.status != "above": res = batch_fit(S, LS)                                # "no" first
                 n_fits += 1
                 if res.UB < thr:
                     A, cur, moved, last_batch = S, res, True, size; n_swaps += size
