@@ -570,16 +570,25 @@ def best_intercept(f, # decision values without intercept, R z, (m,)
     f, y = np.asarray(f, dtype=float), np.asarray(y, dtype=float)
     w = np.broadcast_to(np.asarray(C, dtype=float), f.shape)
     if loss == "squared": return float(np.sum(w * (y - f)) / np.sum(w))
-    t = y - f
-    order = np.argsort(t); t, yy, ww = t[order], y[order], w[order]
-    # slope just right of kink j: sum of C over negatives with t <= t_j minus positives with t > t_j
-    neg = np.cumsum(np.where(yy < 0, ww, 0.0)); pos_right = np.sum(np.where(yy > 0, ww, 0.0)) - np.cumsum(np.where(yy > 0, ww, 0.0))
-    slope = neg - pos_right
-    j = int(np.searchsorted(slope, 0.0))          # first kink whose right slope is >= 0
-    if j >= t.size: return float(t[-1])
-    if slope[j] > 0: return float(t[j])           # a unique minimiser at kink j
-    k = j + 1                                      # slope == 0 on (t_j, t_{j+1}): every c there is optimal
-    return float(0.5 * (t[j] + t[k])) if k < t.size else float(t[j])
+    return float(_hinge_intercept(y - f, y, np.ascontiguousarray(w)))
+
+@njit(cache=True)
+def _hinge_intercept(t, y, w):
+    "`best_intercept` for the hinge loss: the kinks t = y - f in order, until the slope to the right is >= 0."
+    order = np.argsort(t, kind="mergesort")
+    pos_right = 0.0                                # slope just right of kink t_j: the C of the negatives with t <= t_j
+    for q in range(t.size):                        # minus those of the positives with t > t_j
+        if y[q] > 0: pos_right += w[q]
+    neg = 0.0
+    for r in range(t.size):
+        q = order[r]
+        if y[q] < 0: neg += w[q]
+        else: pos_right -= w[q]
+        slope = neg - pos_right
+        if slope > 0: return t[q]                  # a unique minimiser at this kink
+        if slope == 0:                             # slope 0 up to the next kink: every c between is optimal (midpoint)
+            return 0.5 * (t[q] + t[order[r + 1]]) if r + 1 < t.size else t[q]
+    return t[order[t.size - 1]]
 
 # %% ../nbs/02_subproblems.ipynb #e1422322
 def _hinge_cause(route:str, res, tol:float, max_iter, primal_tol:float)->str:

@@ -4,9 +4,9 @@
 
 # %% auto #0
 __all__ = ['IP_MAX_TERMS', 'SMO_IP_SWITCH', 'DECIDE_MAX_M', 'DECIDE_POLISH', 'DECIDE_STEP_CAP', 'DECIDE_IP_SWITCH',
-           'ASCENT_STEPS', 'SWAP_RTOL', 'ROW_SWEEP_AFTER', 'QUESTION_LOOP', 'BATCH_DECIDER', 'FIRST_DECIDER',
-           'null_terms', 'SwapBounds', 'support_route', 'SupportFit', 'support_fit', 'SwapDecider', 'dual_ascent',
-           'screen_terms', 'SwapResult', 'swap_refine']
+           'POLISH_SHRINK_EVERY', 'ASCENT_STEPS', 'ASCENT_STEPS_DECIDER', 'SWAP_RTOL', 'ROW_SWEEP_AFTER',
+           'QUESTION_LOOP', 'BATCH_DECIDER', 'FIRST_DECIDER', 'null_terms', 'SwapBounds', 'support_route', 'SupportFit',
+           'support_fit', 'SwapDecider', 'dual_ascent', 'screen_terms', 'SwapResult', 'swap_refine']
 
 # %% ../nbs/06a_swap.ipynb #c32eeaa0
 import itertools
@@ -18,8 +18,8 @@ from scipy.linalg.lapack import dtrtri
 
 from numba import njit
 
-from .smo import (BRACKET_EVERY, TAU, LowRankQ, _box_room, _new_state, _qp_step, _select_i, _select_j, _status, _svm_bracket,
-                         dual_bias, smo_solve)
+from .smo import (BRACKET_EVERY, LOW, TAU, UP, LowRankQ, _box_room, _new_state, _qp_step, _select_i, _select_j, _status,
+                         _svm_bracket, dual_bias, smo_solve)
 from .subproblems import (EIG_RCOND, PRIMAL_ROUTE_RATIO, _chol_solve, best_intercept, primal_objective,
                                 shifted_inverse, smo_step_budget, solve_hinge_ip, spectral_gram)
 
@@ -38,9 +38,10 @@ def _tri_inv(L # (q, q) lower triangular, non-singular
     return np.tril(Li)
 
 @njit(cache=True)
-def _swap_tables(TT, BT, diagM, Pd, den, TtP, void):
-    "den[i, j] = s_j + TT[i, j]^2 / P_ii with s_j = M_jj - sum_i TT[i, j] BT[i, j]; TtP = TT / P_ii; void where den is ~0."
+def _swap_tables(TT, BT, diagM, Pd):
+    "(den, TtP, void): den[i, j] = s_j + TT[i, j]^2 / P_ii, s_j = M_jj - sum_i TT[i, j] BT[i, j]; TtP = TT / P_ii; void: den ~0."
     k, d = TT.shape
+    den, TtP, void = np.empty((k, d)), np.empty((k, d)), np.empty((k, d), np.bool_)
     s = diagM.copy()
     for i in range(k):
         for j in range(d): s[j] -= TT[i, j] * BT[i, j]
@@ -51,6 +52,7 @@ def _swap_tables(TT, BT, diagM, Pd, den, TtP, void):
             den[i, j] = s[j] + TT[i, j] * t
             TtP[i, j] = t
             void[i, j] = not (den[i, j] > 1e-10 * max(diagM[j], tiny))
+    return den, TtP, void
 
 @njit(cache=True)
 def _bound_parts(P, BT, A, v, asum, w, g):
@@ -106,8 +108,8 @@ class SwapBounds:
         self.ok = bool(np.all(np.isfinite(P))) and np.abs(MA @ P - np.eye(A.size)).max(initial=0.0) < 1e-6
         self.P, self.BT, self.Pd = P, BT, np.ascontiguousarray(np.diag(P))
         k, d = BT.shape
-        self.den, self.TtP, self.void = np.full((k, d), np.nan), np.full((k, d), np.nan), np.ones((k, d), np.bool_)
-        if self.ok: _swap_tables(P @ BT, BT, np.ascontiguousarray(np.diag(M)), self.Pd, self.den, self.TtP, self.void)   # T^T = P M_{A:}
+        if self.ok: self.den, self.TtP, self.void = _swap_tables(P @ BT, BT, np.ascontiguousarray(np.diag(M)), self.Pd)   # T^T = P M_{A:}
+        else: self.den, self.TtP, self.void = np.full((k, d), np.nan), np.full((k, d), np.nan), np.ones((k, d), np.bool_)
         self.null = null_terms(M) if null is None else null
         self.inA = np.zeros(d, bool); self.inA[A] = True
     def _parts(self, v, asum):
@@ -254,6 +256,88 @@ def _decide_smo(S, VA, QA, have, u, v, below, above, tol, max_steps, every, ci, 
         it += 1
     return it, gap, decided
 
+POLISH_SHRINK_EVERY = 50   # `_polish_smo`: steps between two shrinkings (the first one at the start)
+
+@njit(cache=True)
+def _polish_smo(S, VA, QA, have, u, v, tol, max_steps, ci, act):
+    """`_decide_smo` without a question, to violation tol, with shrinking (04_smo): the variables that cannot be in a
+    violating pair leave the active set act; at the end the gradient is rebuilt exactly, G = Q alpha - 1 through the
+    factors (O(mk)), and the run goes on over all variables if they still violate. Returns (steps, violation)."""
+    m = VA.shape[0]
+    for t in range(m): S.st[t] = _status(S, t)
+    for t in range(m): act[t] = t
+    n, it, gap, countdown = m, 0, np.inf, 1
+    while True:
+        countdown -= 1
+        if countdown == 0:                                    # shrink: keep t if it may still be in a violating pair
+            countdown = POLISH_SHRINK_EVERY
+            up, low = -np.inf, np.inf                         # m(alpha) = max over I_up, M(alpha) = min over I_low
+            for q in range(n):
+                t = act[q]; sc = -S.y[t] * S.G[t]
+                if (S.st[t] & UP) != 0 and sc > up: up = sc
+                if (S.st[t] & LOW) != 0 and sc < low: low = sc
+            keep = 0
+            for q in range(n):
+                t = act[q]; sc = -S.y[t] * S.G[t]; st = S.st[t]
+                if st == UP and sc < low: continue            # only a first index, and no j below it
+                if st == LOW and sc > up: continue            # only a second index, and no i above it
+                act[keep] = t; keep += 1
+            n = keep
+        Gmax, i = -np.inf, -1                                 # WSS3 over the active set (as `_decide_smo`)
+        for q in range(n):
+            t = act[q]
+            if (S.st[t] & UP) != 0:
+                sc = -S.y[t] * S.G[t]
+                if sc > Gmax: Gmax = sc; i = t
+        j, Gmax2 = -1, -np.inf
+        if i >= 0:
+            if not have[i]:
+                QA[i] = np.dot(VA, VA[i]); have[i] = True
+            row, ui, vi, gain = QA[i], u[i], v[i], 0.0
+            yi, base = S.y[i], S.Q_diag[i] + S.h[i]
+            for q in range(n):
+                t = act[q]
+                ci[t] = row[t] - u[t] * ui + v[t] * vi
+                if (S.st[t] & LOW) != 0:
+                    yg = S.y[t] * S.G[t]
+                    Gmax2 = max(Gmax2, yg)
+                    w = Gmax + yg
+                    if w > 0.0:
+                        a = base + S.Q_diag[t] + S.h[t] - 2.0 * yi * S.y[t] * ci[t]
+                        a = a if a > 0.0 else TAU
+                        if w * w > gain * a: gain = w * w / a; j = t
+        gap = max(Gmax + Gmax2, 0.0) if i >= 0 else 0.0
+        if j == -1 or gap < tol:
+            if n == m: break                                  # optimal on every variable
+            t_ = np.dot(VA.T, S.alpha); ua, va = 0.0, 0.0     # rebuild the gradient exactly, every variable active
+            for t in range(m): ua += u[t] * S.alpha[t]; va += v[t] * S.alpha[t]
+            f = np.dot(VA, t_)
+            for t in range(m): S.G[t] = f[t] - u[t] * ua + v[t] * va - 1.0; act[t] = t
+            n, countdown = m, POLISH_SHRINK_EVERY
+            continue
+        if it == max_steps: break
+        if not have[j]:
+            QA[j] = np.dot(VA, VA[j]); have[j] = True
+        row, uj, vj = QA[j], u[j], v[j]
+        a = max(S.Q_diag[i] + S.Q_diag[j] - 2.0 * S.y[i] * S.y[j] * ci[j], 0.0)
+        g = -S.y[i] * S.G[i] + S.y[j] * S.G[j]
+        Ti, Tj = _box_room(S, i, j)
+        tmax = min(Ti, Tj)
+        t = _qp_step(a, g, tmax, TAU)
+        old_i, old_j = S.alpha[i], S.alpha[j]
+        new_i, new_j = old_i + S.y[i] * t, old_j - S.y[j] * t
+        if t >= tmax:
+            if Ti <= Tj: new_i = S.hi[i] if S.y[i] > 0 else S.lo[i]
+            if Tj <= Ti: new_j = S.lo[j] if S.y[j] > 0 else S.hi[j]
+        S.alpha[i] = new_i; S.alpha[j] = new_j
+        S.st[i] = _status(S, i); S.st[j] = _status(S, j)
+        di, dj = new_i - old_i, new_j - old_j
+        for q in range(n):
+            t = act[q]
+            S.G[t] += ci[t] * di + (row[t] - u[t] * uj + v[t] * vj) * dj
+        it += 1
+    return it, gap
+
 @njit(cache=True)
 def _swap_factors(VA, Linv, P, BT, RA, R, y, i, j, den, Gjj, u, v, c):
     "u and v of `SwapDecider.factors` for the swap (i, j) into u, v (c: scratch (k,)); j < 0: v = 0; den NaN: computed."
@@ -301,19 +385,25 @@ class SwapDecider:
                  alpha, # the multipliers every question starts from
                  QA=None, # (m, m) scratch for Q_A's columns (reused between supports), or None
                  Linv=None, # the inverse of G_AA's Cholesky factor, if at hand (`SwapBounds.Linv`)
-                 BT=None): # G_{A:}, if at hand (`SwapBounds.BT`; else taken when a question needs it)
+                 BT=None, # G_{A:}, if at hand (`SwapBounds.BT`; else taken when a question needs it)
+                 scratch=None): # another decider of the same (G, R, y, C) whose work arrays (QA, the SMO state) to share
         m, k = R.shape[0], A.size
         self.G, self.R, self.y, self.A = G, R, y, A
         self.Linv = _tri_inv(np.linalg.cholesky(G[np.ix_(A, A)])) if Linv is None else Linv       # L^-1
         self.P = self.Linv.T @ self.Linv if P is None else P                                       # (L L^T)^-1
         self.RA, self.BT = np.ascontiguousarray(R[:, A]), BT   # R_{:A}, and G_{A:} (`SwapBounds.BT`) if at hand
         self.VA = np.ascontiguousarray(y[:, None] * (self.RA @ self.Linv.T))                       # Q_A = V_A V_A^T
-        self.QA, self.have = (np.empty((m, m)) if QA is None else QA), np.zeros(m, np.bool_)
-        self.alpha, self.C = alpha.copy(), np.ascontiguousarray(np.broadcast_to(np.asarray(C, float), (m,)))
+        self.alpha, self.have = alpha.copy(), np.zeros(m, np.bool_)
         self.gA = self.VA @ (self.VA.T @ alpha) - 1.0                                               # Q_A alpha - 1
         self.dA = np.einsum("ij,ij->i", self.VA, self.VA)                                           # diag Q_A
-        self.S = _new_state(np.arange(m), -np.ones(m), y, np.zeros(m), self.C, alpha, self.dA, self.C)
-        self.ci, self.cj = np.empty(m), np.empty(m)
+        if scratch is not None:                           # each question sets the state's alpha, G, Q_diag and status
+            self.QA, self.C, self.S, self.ci, self.cj, self.act = (scratch.QA, scratch.C, scratch.S, scratch.ci,
+                                                                   scratch.cj, scratch.act)
+        else:
+            self.QA = np.empty((m, m)) if QA is None else QA
+            self.C = np.ascontiguousarray(np.broadcast_to(np.asarray(C, float), (m,)))
+            self.S = _new_state(np.arange(m), -np.ones(m), y, np.zeros(m), self.C, alpha, self.dA, self.C)
+            self.ci, self.cj, self.act = np.empty(m), np.empty(m), np.empty(m, np.int64)
     def factors(self, i:int, # position in A of the term removed
                 j=None, # the term added (None: none)
                 den:float=None # its Schur complement s_j^(-i) (`SwapBounds.den[i, j]`; computed when None)
@@ -337,10 +427,13 @@ class SwapDecider:
         S, m = self.S, self.alpha.size
         _start_state(S, self.alpha, self.gA, self.dA, u, v)
         cap = 20 * m if max_steps is None else int(max_steps)
+        if below == -np.inf and above == np.inf:              # no question: SMO to tol, with shrinking
+            steps, gap = _polish_smo(S, self.VA, self.QA, self.have, u, v, tol, cap, self.ci, self.act)
+            return S.alpha.copy(), float(_dual_value(S, self.VA, u, v)), 0, steps, gap
         steps, gap, dec = _decide_smo(S, self.VA, self.QA, self.have, u, v, below, above, tol, cap,
                                       BRACKET_EVERY if every is None else every, self.ci, self.cj)
         if dec == 1 and polish > 0:
-            more, gap, _ = _decide_smo(S, self.VA, self.QA, self.have, u, v, -np.inf, np.inf, polish, cap, 1 << 30, self.ci, self.cj)
+            more, gap = _polish_smo(S, self.VA, self.QA, self.have, u, v, polish, cap, self.ci, self.act)
             steps += more
         return S.alpha.copy(), float(_dual_value(S, self.VA, u, v)), dec, steps, gap
     def fit(self, tol:float=DECIDE_POLISH, # violation to reach
@@ -368,11 +461,13 @@ class SwapDecider:
         c = float(best_intercept(f, self.y, self.C))
         UB = 0.5 * t @ t + float(np.sum(self.C * np.maximum(0.0, 1.0 - self.y * (f + c))))   # 1/2 z^T G_AA z = 1/2 t^T t
         return SupportFit(self.Linv.T @ t, c, a, UB, LB, status, steps)
-    def _point(self, S, a, LB, status, steps):
+    def _point(self, S, a, LB, status, steps, P=None): # P: (G_SS)^-1 if at hand (`SwapBounds(G, S).P`)
         "The fit on S behind the multipliers a: z = G_SS^-1 R_S^T Y a, its best intercept, and its objective as UB."
-        GS, RS = self.G[np.ix_(S, S)], self.R[:, S]
-        z = np.linalg.solve(GS, RS.T @ (self.y * a)); c = float(best_intercept(RS @ z, self.y, self.C))
-        return SupportFit(z, c, a, primal_objective(GS, RS, self.y, self.C, z, c), LB, status, steps)
+        RS = self.R[:, S]; b = RS.T @ (self.y * a)
+        z = np.linalg.solve(self.G[np.ix_(S, S)], b) if P is None else P @ b
+        f = RS @ z; c = float(best_intercept(f, self.y, self.C))
+        return SupportFit(z, c, a, 0.5 * z @ b + float(np.sum(self.C * np.maximum(0.0, 1.0 - self.y * (f + c)))), LB, status,
+                          steps)                          # 1/2 z^T G_SS z = 1/2 z^T b
     def decide(self, i:int, j:int, # the swap: position i in A out, term j in
                den:float, # its Schur complement (`SwapBounds.den[i, j]`)
                thr:float, # the question: is F*(A - A[i] + j) < thr?
@@ -386,7 +481,7 @@ class SwapDecider:
 # %% ../nbs/06a_swap.ipynb #ask-swaps-code
 @njit(cache=True)
 def _ask_swaps(S, VA, QA, have, Linv, P, RA, R, y, A, BT, a0, gA, dA, v0, Pd, TtP, den, void, null, inA, Lf, Ff, open_,
-               n_open, thr, failed, stop_failed, budget, dsteps, crawl, polish, every, cap, ci, cj):
+               n_open, thr, failed, stop_failed, budget, dsteps, crawl, polish, every, cap, ci, cj, act):
     """Single-swap questions, best bound first, while the decider answers "no": each "no" settles its swap and its
     multipliers raise the bounds of the open swaps (open_[:n_open], ascending, compacted in place). Returns (code, questions
     answered "no", failed, n_open, f, LB, steps): code 0 = no open swap left, 1 = stopped before the next question (a void
@@ -408,7 +503,7 @@ def _ask_swaps(S, VA, QA, have, Linv, P, RA, R, y, A, BT, a0, gA, dA, v0, Pd, Tt
         _start_state(S, a0, gA, dA, u, v)
         steps, gap, dec = _decide_smo(S, VA, QA, have, u, v, thr, thr, 1e-9, cap, every, ci, cj)
         if dec == 1 and polish > 0:
-            more, gap, _ = _decide_smo(S, VA, QA, have, u, v, -np.inf, np.inf, polish, cap, 1 << 30, ci, cj)
+            more, gap = _polish_smo(S, VA, QA, have, u, v, polish, cap, ci, act)
             steps += more
         LB = _dual_value(S, VA, u, v)
         if dec == 1: return 2, n_no, failed, n_open, f, LB, steps
@@ -451,12 +546,13 @@ def _decider_ask_swaps(self, bd:SwapBounds, # A's bounds
                       self.alpha, self.gA, self.dA, self.R.T @ (self.y * self.alpha), bd.Pd, bd.TtP, bd.den, bd.void,
                       bd.null, bd.inA, Lf, Ff, open_, open_.size, float(thr), int(failed), int(stop_failed),
                       int(budget), dsteps, float(DECIDE_IP_SWITCH * self.A.size**2), float(polish), BRACKET_EVERY,
-                      20 * self.alpha.size, self.ci, self.cj)
+                      20 * self.alpha.size, self.ci, self.cj, self.act)
 
 SwapDecider.ask_swaps = _decider_ask_swaps   # a method of SwapDecider, defined here beside its loop
 
 # %% ../nbs/06a_swap.ipynb #ascent-code
 ASCENT_STEPS = 20   # swap_refine: projected-gradient steps on D_S per question (a batch, or a single swap with no decider)
+ASCENT_STEPS_DECIDER = 10   # swap_refine: the same for a batch that a decider answers next (a cheaper "no" than support_fit)
 
 @njit(cache=True)
 def _project_dual(a, y, C, out):
@@ -591,18 +687,18 @@ def _avoid_null(G, R, y, C, A, loss, null):
 def _distinct_pairs(flat, d, k, limit):
     "The first `limit` swaps (i, j) of `flat` (flat indices i * d + j, best first) with no i or j used twice."
     used_i, used_j = np.zeros(k, np.bool_), np.zeros(d, np.bool_)
-    out = []
+    out, n = np.empty((limit, 2), np.int64), 0
     for f in flat:
+        if n >= limit: break
         i, j = f // d, f % d
         if used_i[i] or used_j[j]: continue
-        used_i[i] = True; used_j[j] = True; out.append((i, j))
-        if len(out) >= limit: break
-    return out
+        used_i[i] = True; used_j[j] = True; out[n, 0] = i; out[n, 1] = j; n += 1
+    return out[:n]
 
 def _exchanged(inA, A, pairs):
-    "The sorted support A with A[i] replaced by j for each (i, j) in pairs (inA: the mask of A, left unchanged)."
+    "The sorted support A with A[i] replaced by j for each row (i, j) of pairs (inA: the mask of A, left unchanged)."
     mask = inA.copy()
-    for i, j in pairs: mask[A[i]] = False; mask[j] = True
+    mask[A[pairs[:, 0]]] = False; mask[pairs[:, 1]] = True
     return np.flatnonzero(mask)
 
 def _best_pairs(flat, vals, d, k, limit):
@@ -705,26 +801,28 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
         res = support_fit(G, R, y, C, S, route=route, deadline=deadline, x0=x0, **kw)
         if dual: smo[0] += res.n_iter; smo[1] += 1
         return res
-    m, QA, dec, dec_for = R.shape[0], None, None, None     # the single-swap decider (above) and what it was built for
+    m, dec, dec_for, work = R.shape[0], None, None, []     # the single-swap decider (above) and what it was built for;
+    def new_decider(S, bdS, alpha):                        # work: the first decider, whose work arrays (the columns'
+        D = SwapDecider(G, R, y, C, S, bdS.P, alpha, None, bdS.Linv, bdS.BT, scratch=work[0] if work else None)
+        if not work: work.append(D)                        # scratch QA, the SMO state) every later one shares
+        return D
     dsteps = np.zeros(2, np.int64)                         # its SMO steps and questions (DECIDE_IP_SWITCH)
     cap = int(DECIDE_STEP_CAP * k * k)                     # step cap of a decider's fit of a whole support
     def deciding():                                        # do deciders apply? (A's bounds at hand)
         if not (route == "auto" and bd.ok and m <= DECIDE_MAX_M and support_route(m, k, True) == "dual"): return False
         return not (dsteps[1] >= 3 and dsteps[0] > DECIDE_IP_SWITCH * k * k * dsteps[1])   # its SMO crawls (large C)
     def decider():                                         # A's decider; None where the search would not take warm SMO
-        nonlocal dec, dec_for, QA
+        nonlocal dec, dec_for
         if not deciding(): return None
         if dec_for is None or dec_for[0] is not A or dec_for[1] is not cur:
-            if QA is None: QA = np.empty((m, m))
-            dec, dec_for = SwapDecider(G, R, y, C, A, bd.P, cur.alpha, QA, bd.Linv, bd.BT), (A, cur)
+            dec, dec_for = new_decider(A, bd, cur.alpha), (A, cur)
         return dec
     def batch_fit(S, LS):                                  # a batch question (LS: G_SS's Cholesky factor or None): by a
-        nonlocal dec, dec_for, QA, bd_next                 # decider built for S where deciders apply (accepted, its
+        nonlocal dec, dec_for, bd_next                     # decider built for S where deciders apply (accepted, its
         use = LS is not None and BATCH_DECIDER and deciding()   # columns and S's bounds serve S's questions)
         bdS = SwapBounds(G, S, null, L=LS) if use else None   # (and they check that G_SS is well conditioned)
         if bdS is None or not bdS.ok: return fit(S, alpha0=cur.alpha, tol=search_tol, below=thr, above=thr)
-        if QA is None: QA = np.empty((m, m))
-        Dn = SwapDecider(G, R, y, C, S, bdS.P, cur.alpha, QA, bdS.Linv, bdS.BT)
+        Dn = new_decider(S, bdS, cur.alpha)
         res = Dn.ask(thr, max_steps=cap)
         if res.status == "below": dec, dec_for, bd_next = Dn, (S, res), bdS   # (the new support's bounds, ready)
         else:
@@ -732,12 +830,13 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
             if dec is not None: dec.have &= ~Dn.have       # the columns Dn wrote over in the shared scratch
             if res.status == "undecided": res = fit(S, alpha0=res.alpha, tol=search_tol, below=thr, above=thr)
         return res
-    cur, bd, bd_next = None, None, None
+    cur, bd, bd_next, asc = None, None, None, [3, 2]        # asc: batch ascents and their "no"s (from 3 and 2)
     if FIRST_DECIDER and alpha0 is not None and route == "auto" and m <= DECIDE_MAX_M and support_route(m, k, True) == "dual":
         bd = SwapBounds(G, A, null)                        # the first fit by a decider from alpha0, which then answers
         if bd.ok:                                          # A's questions
-            QA = np.empty((m, m)); D0 = SwapDecider(G, R, y, C, A, bd.P, alpha0, QA, bd.Linv, bd.BT); res = D0.fit(max_steps=cap)
+            D0 = new_decider(A, bd, alpha0); res = D0.fit(max_steps=cap)
             if res.status == "converged": cur, dec, dec_for = res, D0, (A, res)
+            else: alpha0 = res.alpha                       # (support_fit goes on from where the capped fit stopped)
     if cur is None: cur = fit(A, alpha0=alpha0, tol=search_tol)
     n_fits, n_swaps, exact, status, last_batch, LB = 1, 0, False, "certified", 4, None
     while True:
@@ -761,8 +860,12 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
                 S = _exchanged(inA, A, pairs[:size])
                 try: LS = np.linalg.cholesky(G[np.ix_(S, S)])   # one factorisation for the ascent and the decider
                 except np.linalg.LinAlgError: LS = None
-                res = None if LS is None else dual_ascent(G, R, y, C, S, cur.alpha, thr, ASCENT_STEPS, L=LS)   # a cheap
-                if res is None or res.status != "above": res = batch_fit(S, LS)                                # "no" first
+                by_decider = BATCH_DECIDER and deciding()  # the ascent first (a cheap "no"), unless a decider answers
+                skip = by_decider and 3 * asc[1] < asc[0]   # and the ascent has said "no" to under a third of them
+                res = None if LS is None or skip else dual_ascent(G, R, y, C, S, cur.alpha, thr,
+                                                                 ASCENT_STEPS_DECIDER if by_decider else ASCENT_STEPS, L=LS)
+                if res is not None: asc[0] += 1; asc[1] += res.status == "above"
+                if res is None or res.status != "above": res = batch_fit(S, LS)
                 n_fits += 1
                 if res.UB < thr:
                     A, cur, moved, last_batch = S, res, True, size; n_swaps += size
@@ -787,8 +890,9 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
                 if code == 1 and n_no > 0: continue        # the checks above first
                 if code >= 2:                              # its last question: "below" (polished) or undecided
                     i, j = divmod(f, d); S = np.sort(np.r_[np.delete(A, i), j]); a = D.S.alpha.copy()
-                    res = D._point(S, a, qLB, "below", steps) if code == 2 else SupportFit(None, np.nan, a, np.inf, qLB,
-                                                                                         "undecided", steps)
+                    if code == 2: bd_next = SwapBounds(G, S, null)   # S's bounds (then needed), whose P gives S's point
+                    res = (D._point(S, a, qLB, "below", steps, bd_next.P if bd_next.ok else None) if code == 2 else
+                           SupportFit(None, np.nan, a, np.inf, qLB, "undecided", steps))
             if res is None:
                 f = int(open_[np.argmin(Lf[open_])]); i, j = divmod(f, d)
                 S = np.sort(np.r_[np.delete(A, i), j])
@@ -818,7 +922,12 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
                 n_fits += 1
             continue
         if exact or status != "certified": break
-        cur = fit(A, alpha0=cur.alpha, tol=1e-9); n_fits += 1       # the final, exact fit; then certify again
+        D = decider()                                      # the final, exact fit (by A's decider where it applies,
+        res = None if D is None else D.fit(tol=1e-9, max_steps=cap)   # its columns at hand); then certify again
+        if res is not None and res.status == "converged" and res.UB - res.LB <= 1e-9 * max(1.0, abs(res.UB)):
+            cur, dec_for = res, (A, res)
+        else: cur = fit(A, alpha0=cur.alpha if res is None else res.alpha, tol=1e-9)
+        n_fits += 1
         exact, fitted = True, np.zeros(LB.shape, bool)
         if cur.status == "deadline": status = "deadline"; break
     z = np.zeros(d); (z[A], c) = _least_norm(G, R, y, C, A, cur.z, float(cur.c))

@@ -192,4 +192,4 @@ def test_best_pairs_takes_the_swaps_a_full_stable_sort_gives():
         vals = np.round(rng.standard_normal(flat.size), 1)           # many ties
         vals[rng.random(flat.size) < 0.05] = -np.inf
         limit = max(2, k // 4)
-        assert _best_pairs(flat, vals, d, k, limit) == _distinct_pairs(flat[np.argsort(vals, kind="stable")], d, k, limit)
+        assert np.array_equal(_best_pairs(flat, vals, d, k, limit), _distinct_pairs(flat[np.argsort(vals, kind="stable")], d, k, limit))
