@@ -45,13 +45,14 @@ def _swap_tables(TT, BT, diagM, Pd):
     s = diagM.copy()
     for i in range(k):
         for j in range(d): s[j] -= TT[i, j] * BT[i, j]
-    tiny = np.finfo(np.float64).tiny
-    for i in range(k):
+    tiny, lim = np.finfo(np.float64).tiny, np.empty(d)
+    for j in range(d): lim[j] = 1e-10 * max(diagM[j], tiny)
+    for i in range(k):                                    # row views and one reciprocal per row: the loop vectorises
+        r, Ti, Di, Xi, Vi = 1.0 / Pd[i], TT[i], den[i], TtP[i], void[i]
         for j in range(d):
-            t = TT[i, j] / Pd[i]
-            den[i, j] = s[j] + TT[i, j] * t
-            TtP[i, j] = t
-            void[i, j] = not (den[i, j] > 1e-10 * max(diagM[j], tiny))
+            t = Ti[j] * r
+            e = s[j] + Ti[j] * t
+            Di[j] = e; Xi[j] = t; Vi[j] = not (e > lim[j])
     return den, TtP, void
 
 @njit(cache=True)
@@ -683,32 +684,28 @@ def _avoid_null(G, R, y, C, A, loss, null):
     return np.sort(np.r_[keep, free[:n_bad], A[null[A]][:max(0, n_bad - len(free))]]).astype(int)
 
 # %% ../nbs/06a_swap.ipynb #e419d062
-@njit(cache=True)
-def _distinct_pairs(flat, d, k, limit):
-    "The first `limit` swaps (i, j) of `flat` (flat indices i * d + j, best first) with no i or j used twice."
-    used_i, used_j = np.zeros(k, np.bool_), np.zeros(d, np.bool_)
-    out, n = np.empty((limit, 2), np.int64), 0
-    for f in flat:
-        if n >= limit: break
-        i, j = f // d, f % d
-        if used_i[i] or used_j[j]: continue
-        used_i[i] = True; used_j[j] = True; out[n, 0] = i; out[n, 1] = j; n += 1
-    return out[:n]
-
 def _exchanged(inA, A, pairs):
     "The sorted support A with A[i] replaced by j for each row (i, j) of pairs (inA: the mask of A, left unchanged)."
     mask = inA.copy()
     mask[A[pairs[:, 0]]] = False; mask[pairs[:, 1]] = True
     return np.flatnonzero(mask)
 
+@njit(cache=True)
 def _best_pairs(flat, vals, d, k, limit):
-    "`_distinct_pairs` of flat sorted by vals (stable), sorting only the lowest part of vals where that part suffices."
-    if vals.size > 64 * limit:
-        tau = np.partition(vals, 32 * limit)[32 * limit]
-        low = np.flatnonzero(vals <= tau)                # the first low.size entries of the stable order, in order
-        pairs = _distinct_pairs(flat[low[np.argsort(vals[low], kind="stable")]], d, k, limit)
-        if len(pairs) >= limit: return pairs
-    return _distinct_pairs(flat[np.argsort(vals, kind="stable")], d, k, limit)
+    """Up to `limit` swaps (i, j), rows of the result, from `flat` (flat indices i * d + j): in the stable order of `vals`,
+    each swap whose i and j no earlier one used. No sort: `limit` passes, each taking the lowest entry (the first of
+    equals) whose i and j are both unused."""
+    ii, jj = flat // d, flat % d
+    used_i, used_j = np.zeros(k, np.bool_), np.zeros(d, np.bool_)
+    out, n = np.empty((limit, 2), np.int64), 0
+    while n < limit:
+        best = -1
+        for q in range(flat.shape[0]):
+            if used_i[ii[q]] or used_j[jj[q]]: continue
+            if best < 0 or vals[q] < vals[best]: best = q
+        if best < 0: break
+        used_i[ii[best]] = True; used_j[jj[best]] = True; out[n, 0] = ii[best]; out[n, 1] = jj[best]; n += 1
+    return out[:n]
 
 @dataclass
 class SwapResult:

@@ -183,8 +183,16 @@ def test_the_compiled_question_loop_and_the_batch_decider_change_the_cost_not_th
 
 
 def test_best_pairs_takes_the_swaps_a_full_stable_sort_gives():
-    "_best_pairs sorts only the lowest bounds; with many ties and a few infinities it returns what the full sort returns."
-    from l0qsvm.swap import _best_pairs, _distinct_pairs
+    "_best_pairs sorts nothing; with many ties and a few infinities it returns what the greedy pass over the full stable sort returns."
+    from l0qsvm.swap import _best_pairs
+    def _distinct_pairs(flat, d, k, limit):                         # the greedy pass over the fully sorted swaps
+        used_i, used_j, out = set(), set(), []
+        for f in flat:
+            i, j = divmod(int(f), d)
+            if i in used_i or j in used_j: continue
+            used_i.add(i); used_j.add(j); out.append((i, j))
+            if len(out) == limit: break
+        return np.array(out, dtype=np.int64).reshape(-1, 2)
     rng = np.random.default_rng(0)
     for trial in range(20):
         k, d = int(rng.integers(5, 40)), int(rng.integers(60, 300))
