@@ -220,6 +220,23 @@ def _exchange_column(VA, QA, have, u, v, t, out):
     row, ut, vt = QA[t], u[t], v[t]
     for s in range(m): out[s] = row[s] - u[s] * ut + v[s] * vt
 
+@njit(cache=True, inline="always")
+def _pair_step(S, i, j, Qij):
+    "One SMO step on the pair (i, j) (04_smo's), Q_ij given: alpha_i, alpha_j and their status updated; returns their changes."
+    a = max(S.Q_diag[i] + S.Q_diag[j] - 2.0 * S.y[i] * S.y[j] * Qij, 0.0)
+    g = -S.y[i] * S.G[i] + S.y[j] * S.G[j]
+    Ti, Tj = _box_room(S, i, j)
+    tmax = min(Ti, Tj)
+    t = _qp_step(a, g, tmax, TAU)
+    old_i, old_j = S.alpha[i], S.alpha[j]
+    new_i, new_j = old_i + S.y[i] * t, old_j - S.y[j] * t
+    if t >= tmax:                                         # the limiting variable(s) exactly on the bound
+        if Ti <= Tj: new_i = S.hi[i] if S.y[i] > 0 else S.lo[i]
+        if Tj <= Ti: new_j = S.lo[j] if S.y[j] > 0 else S.hi[j]
+    S.alpha[i] = new_i; S.alpha[j] = new_j
+    S.st[i] = _status(S, i); S.st[j] = _status(S, j)
+    return new_i - old_i, new_j - old_j
+
 @njit(cache=True)
 def _decide_smo(S, VA, QA, have, u, v, below, above, tol, max_steps, every, ci, cj):
     "SMO (WSS3, no shrinking) from the state S on Q_A - u u^T + v v^T; (steps, violation, 0 / 1 below / 2 above)."
@@ -240,19 +257,7 @@ def _decide_smo(S, VA, QA, have, u, v, below, above, tol, max_steps, every, ci, 
             if LB >= above + ea: decided = 2; break
         if it == max_steps: break
         _exchange_column(VA, QA, have, u, v, j, cj)
-        a = max(S.Q_diag[i] + S.Q_diag[j] - 2.0 * S.y[i] * S.y[j] * ci[j], 0.0)
-        g = -S.y[i] * S.G[i] + S.y[j] * S.G[j]
-        Ti, Tj = _box_room(S, i, j)
-        tmax = min(Ti, Tj)
-        t = _qp_step(a, g, tmax, TAU)
-        old_i, old_j = S.alpha[i], S.alpha[j]
-        new_i, new_j = old_i + S.y[i] * t, old_j - S.y[j] * t
-        if t >= tmax:                                         # the limiting variable(s) exactly on the bound
-            if Ti <= Tj: new_i = S.hi[i] if S.y[i] > 0 else S.lo[i]
-            if Tj <= Ti: new_j = S.lo[j] if S.y[j] > 0 else S.hi[j]
-        S.alpha[i] = new_i; S.alpha[j] = new_j
-        S.st[i] = _status(S, i); S.st[j] = _status(S, j)
-        di, dj = new_i - old_i, new_j - old_j
+        di, dj = _pair_step(S, i, j, ci[j])
         for s in range(m): S.G[s] += ci[s] * di + cj[s] * dj
         it += 1
     return it, gap, decided
@@ -320,19 +325,7 @@ def _polish_smo(S, VA, QA, have, u, v, tol, max_steps, ci, act):
         if not have[j]:
             QA[j] = np.dot(VA, VA[j]); have[j] = True
         row, uj, vj = QA[j], u[j], v[j]
-        a = max(S.Q_diag[i] + S.Q_diag[j] - 2.0 * S.y[i] * S.y[j] * ci[j], 0.0)
-        g = -S.y[i] * S.G[i] + S.y[j] * S.G[j]
-        Ti, Tj = _box_room(S, i, j)
-        tmax = min(Ti, Tj)
-        t = _qp_step(a, g, tmax, TAU)
-        old_i, old_j = S.alpha[i], S.alpha[j]
-        new_i, new_j = old_i + S.y[i] * t, old_j - S.y[j] * t
-        if t >= tmax:
-            if Ti <= Tj: new_i = S.hi[i] if S.y[i] > 0 else S.lo[i]
-            if Tj <= Ti: new_j = S.lo[j] if S.y[j] > 0 else S.hi[j]
-        S.alpha[i] = new_i; S.alpha[j] = new_j
-        S.st[i] = _status(S, i); S.st[j] = _status(S, j)
-        di, dj = new_i - old_i, new_j - old_j
+        di, dj = _pair_step(S, i, j, ci[j])
         for q in range(n):
             t = act[q]
             S.G[t] += ci[t] * di + (row[t] - u[t] * uj + v[t] * vj) * dj
