@@ -807,10 +807,11 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
         if dec_for is None or dec_for[0] is not A or dec_for[1] is not cur:
             dec, dec_for = new_decider(A, bd, cur.alpha), (A, cur)
         return dec
-    def batch_fit(S, LS):                                  # a batch question (LS: G_SS's Cholesky factor or None): by a
+    def batch_fit(S, LS, use):                             # a batch question (LS: G_SS's Cholesky factor or None): by a
         nonlocal dec, dec_for, bd_next                     # decider built for S where deciders apply (accepted, its
-        use = LS is not None and BATCH_DECIDER and deciding()   # columns and S's bounds serve S's questions)
-        bdS = SwapBounds(G, S, null, L=LS) if use else None   # (and they check that G_SS is well conditioned)
+        use = use and LS is not None                       # columns and S's bounds serve S's questions; use: whether
+        bdS = SwapBounds(G, S, null, L=LS) if use else None   # deciders apply, as the caller found; the bounds also
+                                                           # check that G_SS is well conditioned)
         if bdS is None or not bdS.ok: return fit(S, alpha0=cur.alpha, tol=search_tol, below=thr, above=thr)
         Dn = new_decider(S, bdS, cur.alpha)
         res = Dn.ask(thr, max_steps=cap)
@@ -855,7 +856,7 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
                 res = None if LS is None or skip else dual_ascent(G, R, y, C, S, cur.alpha, thr,
                                                                  ASCENT_STEPS_DECIDER if by_decider else ASCENT_STEPS, L=LS)
                 if res is not None: asc[0] += 1; asc[1] += res.status == "above"
-                if res is None or res.status != "above": res = batch_fit(S, LS)
+                if res is None or res.status != "above": res = batch_fit(S, LS, by_decider)
                 n_fits += 1
                 if res.UB < thr:
                     A, cur, moved, last_batch = S, res, True, size; n_swaps += size
