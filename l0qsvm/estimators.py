@@ -186,7 +186,7 @@ class QSVM(QuadraticSurfaceClassifier):
     tol : float, default=1e-3
         Stopping tolerance of the SMO dual solver: its maximal KKT violation $m(\\alpha) - M(\\alpha)$.
     max_iter : int or None, default=None
-        Step cap of the SMO solver. None means a step budget (`l0qsvm.subproblems.smo_step_budget`) after which the
+        Step cap of the SMO solver. None means a step budget (`l0qsvm.subproblems.smo_budget`) after which the
         primal interior-point route finishes the solve: SMO crawls on badly scaled data, the interior point does not.
     max_time : float or None, default=None
         Time budget in seconds for the whole fit (all one-vs-rest surfaces together); every solver stops at it and a
@@ -367,7 +367,7 @@ class L0QSVM(QuadraticSurfaceClassifier):
         exactly as in the paper (on all terms, stopped by criterion (3)), then the polish.
     tol : float, default=1e-4
         Tolerance of the SMO solver of the hinge z-steps (unused by the squared loss, whose z-step is closed form).
-        Each z-step's SMO gets a step budget (`l0qsvm.subproblems.smo_step_budget`); when it is spent (badly scaled
+        Each z-step's SMO gets a step budget (`l0qsvm.subproblems.smo_budget`); when it is spent (badly scaled
         data), that z-step and the rest of the fit use the primal interior-point route.
     max_time : float or None, default=None
         Time budget in seconds for the whole fit (all one-vs-rest surfaces together): Algorithm 1 stops at it, as
