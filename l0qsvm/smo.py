@@ -106,7 +106,7 @@ def _qp_step(a, v, tmax, tau):
 @njit(cache=True, inline="always")
 def _select_i(S, n):
     "First index of WSS3: (i, m(α)), i = the first active t (t < n) in I_up with the largest score −y_t ∇_t Φ (−1 if none)."
-    Gmax = -np.inf; i = -1
+    Gmax = -np.inf; i = np.int64(-1)                       # (typed: a constant would make numba compile twice)
     for t in range(n):
         if (S.st[t] & UP) != 0:                            # t ∈ I_up
             v = -S.y[t] * S.G[t]
@@ -116,7 +116,7 @@ def _select_i(S, n):
 @njit(cache=True, inline="always")
 def _select_j(S, i, Gmax, Q_i, n, tau):
     "Second index of WSS3: (j, −M(α)), j = argmax of the gain v_it²/ā_it over the active t ∈ I_low (t < n) that violate with i."
-    Gmax2 = -np.inf; j = -1; gain = 0.0
+    Gmax2 = -np.inf; j = np.int64(-1); gain = 0.0
     yi = S.y[i]; base = S.Q_diag[i] + S.h[i]
     for t in range(n):
         if (S.st[t] & LOW) != 0:
@@ -180,9 +180,9 @@ def _kernel_column(Q, j, start, n, col):
         row, rows = Q.data[Q.perm[j]], Q.perm[start:n]
         for k in range(c.shape[0]): c[k] = row[rows[k]]
     elif Q.kind == LINEAR:                                 # one BLAS matrix-vector product over the rows start..n-1
-        np.dot(Q.data[start:n], Q.data[j], c)
-        s, sj = Q.s[start:n], Q.s[j]
-        for k in range(c.shape[0]): c[k] *= s[k] * sj
+        w, s, sj = Q.work[start:n], Q.s[start:n], Q.s[j]    # (into float64 scratch: the cache may hold float32)
+        np.dot(Q.data[start:n], Q.data[j], w)
+        for k in range(c.shape[0]): c[k] = s[k] * sj * w[k]
     else:
         w, s, xsq = Q.work[start:n], Q.s[start:n], Q.xsq[start:n]
         w[:] = 0.0
@@ -456,7 +456,7 @@ def _do_shrinking(S, Q, tol):
         _reconstruct_gradient(S, Q, n)
         n = m
     pairs = np.empty((n, 2), np.int64); n_pairs = 0
-    t = 0
+    t = np.int64(0)
     while t < n:
         if _be_shrunk(S, t, Gmax1, Gmax2):
             n -= 1
@@ -508,7 +508,7 @@ def _entropy_step(S, i, j, a, v, tmax, ftol):
 def _select_working_set(S, Q, n, tau):
     "WSS3 over the active variables 0..n−1: (i, j, m(α) − M(α), column i); j = −1 when no pair violates."
     i, Gmax = _select_i(S, n)
-    if i == -1: return -1, -1, 0.0, Q.buf[0]
+    if i == -1: return i, i, 0.0, Q.buf[0]
     Q_i = get_Q(Q, i, n)
     j, Gmax2 = _select_j(S, i, Gmax, Q_i, n, tau)
     return i, j, Gmax + Gmax2, Q_i
@@ -549,7 +549,7 @@ def _solve(S, Q, entropy, shrinking, tol, tau, max_steps, bracket):
     decided = 0
     for t in range(m): S.st[t] = _status(S, t)
     ftol = min(1e-3 * tol, 1e-9)
-    gap = np.inf; j = -1; it = 0
+    gap = np.inf; j = np.int64(-1); it = 0
     track = shrinking and Q.kind != LINEAR                      # keep G_bar (§6)
     while True:
         if shrinking:
@@ -559,7 +559,7 @@ def _solve(S, Q, entropy, shrinking, tol, tau, max_steps, bracket):
                 _do_shrinking(S, Q, tol)
         n = S.ctl[0]
         i, Gmax = _select_i(S, n)                               # WSS3 (`_select_working_set`, written out: a cached
-        j, gap, Q_i = -1, 0.0, Q.buf[0]                         # column costs no call; numba makes a call from an
+        j, gap, Q_i = np.int64(-1), 0.0, Q.buf[0]               # column costs no call; numba makes a call from an
         if i >= 0:                                              # inlined helper cost ~100 ns)
             r = Q.slot_of[i]
             if r >= 0 and Q.length[r] >= n:

@@ -583,7 +583,7 @@ def best_intercept(f, # decision values without intercept, R z, (m,)
     f, y = np.asarray(f, dtype=float), np.asarray(y, dtype=float)
     w = np.broadcast_to(np.asarray(C, dtype=float), f.shape)
     if loss == "squared": return float(np.sum(w * (y - f)) / np.sum(w))
-    return float(_hinge_intercept(y - f, y, np.ascontiguousarray(w)))
+    return float(_hinge_intercept(y - f, y, np.array(w)))   # (a writable copy: one compiled signature)
 
 @njit(cache=True)
 def _hinge_intercept(t, y, w):

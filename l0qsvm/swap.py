@@ -16,7 +16,7 @@ from scipy.linalg.lapack import dtrtri
 
 from numba import njit
 
-from .smo import BRACKET_EVERY, TAU, LowRankQ, _NO_BRACKET, _new_state, _solve
+from .smo import BRACKET_EVERY, TAU, LowRankQ, _new_state, _solve
 from .subproblems import (EIG_RCOND, _chol_solve, best_intercept, primal_objective, smo_budget, solve_hinge_ip,
                                 solver_route)
 
@@ -199,11 +199,13 @@ def _question(S, Q, dl, u, v, upd, below, above, tol, polish, cap):
     asked = below > -np.inf or above < np.inf
     S.ctl[0] = m; S.ctl[2] = 0; S.ctl[5] = _SHRINK_EVERY
     S.ctl[1] = 1                                          # a fit shrinks at once (it starts near its optimum); a
-    bracket = np.array([below, above, float(BRACKET_EVERY)]) if asked else _NO_BRACKET   # question needs every
-    steps, gap, done, dec = _solve(S, Q, False, not asked, tol, TAU, cap, bracket)    # variable for its bracket
+    no = m < 0                                            # (runtime booleans: a constant would compile _solve again)
+    bracket = np.array([below, above, float(BRACKET_EVERY) if asked else 0.0])   # question needs every variable
+    steps, gap, done, dec = _solve(S, Q, no, not asked, tol, TAU, cap, bracket)   # for its bracket
     if dec == 1 and polish > 0.0:                         # accepted: its multipliers nearly solve the new support
         S.ctl[1] = 1                                      # (near the optimum: shrink at once)
-        more, gap, done, _ = _solve(S, Q, False, True, polish, TAU, max(cap - steps, 0), _NO_BRACKET)
+        bracket[2] = 0.0
+        more, gap, done, _ = _solve(S, Q, no, not no, polish, TAU, max(cap - steps, 0), bracket)
         steps += more
     a, asum, ua, va = np.empty(m), 0.0, 0.0, 0.0         # D(alpha) = sum(alpha) - alpha^T Q alpha / 2, through V_A
     for p in range(m): a[perm[p]] = Ualpha[p]
@@ -228,7 +230,7 @@ class SupportDual:
         self.R, self.y, self.RA = R, y, np.ascontiguousarray(R[:, A])
         self.VA = np.ascontiguousarray(y[:, None] * (self.RA @ self.Linv.T))
         self.Q = LowRankQ(self.VA); self.cols = self.Q._columns()
-        self.C = np.ascontiguousarray(np.broadcast_to(np.asarray(C, dtype=np.float64), (m,)))
+        self.C = np.array(np.broadcast_to(np.asarray(C, dtype=np.float64), (m,)))   # (writable: one signature)
         self.dA = np.einsum("ij,ij->i", self.VA, self.VA)
         self.S = _new_state(self.cols.perm, -np.ones(m), y, np.zeros(m), self.C, np.asarray(alpha, float), self.dA, self.C)
         self.restart(alpha)
@@ -687,7 +689,7 @@ def _ask_swaps(S, Q, dl, tb, v0, Gdiag, Lf, Ff, open_, n_open, thr, count, limit
         i, j = f // d, f % d
         if void[i, j]: return 1, n_open, -1, 0.0, 0
         _swap_factors(dl, tb, i, j, Gdiag[j], u, v, c)
-        dec, steps, gap, LB = _question(S, Q, dl, u, v, True, thr, thr, 1e-9, polish, cap)
+        dec, steps, gap, LB = _question(S, Q, dl, u, v, m > 0, thr, thr, 1e-9, polish, cap)   # (m > 0: a runtime True)
         asked += 1
         if dec == 1: return 2, n_open, f, LB, steps
         count[1] += steps; count[2] += 1
@@ -821,7 +823,7 @@ def dual_ascent(G, R, y, # G (d, d), features (m, d), labels ±1
         try: L = np.linalg.cholesky(G[np.ix_(S, S)])
         except np.linalg.LinAlgError: return None
     a = np.array(alpha, dtype=np.float64)
-    Cv = np.ascontiguousarray(np.broadcast_to(np.asarray(C, dtype=np.float64), a.shape))
+    Cv = np.array(np.broadcast_to(np.asarray(C, dtype=np.float64), a.shape))   # (writable: one signature)
     D, steps = _ascent(np.ascontiguousarray(R[:, S]), np.ascontiguousarray(y, dtype=np.float64), Cv, L, a, float(above),
                        int(n_steps))
     return SupportFit(None, np.nan, a, np.inf, float(D), "above" if D >= above else "undecided", int(steps))

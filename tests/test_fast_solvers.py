@@ -85,43 +85,38 @@ def test_the_screen_uses_the_constant_models_optimal_multipliers(share):
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_the_swap_decider_answers_like_a_fit_from_scratch(seed):
-    "SwapDecider (Q_A - uu^T + vv^T, cached Q_A columns): right answers at 1 % either side of F*(S), exact D_S(alpha)."
+def test_the_rank_two_dual_answers_like_a_fit_from_scratch(seed):
+    "SupportDual of A with the rank-two update of a swap (smo.py's engine): right answers at 1 % either side of F*(S), exact D_S(alpha)."
     from l0qsvm.features import gram_matrix, quadratic_features
-    from l0qsvm.swap import SwapBounds, SwapDecider, support_fit
+    from l0qsvm.swap import SupportDual, SwapBounds, _swap_factors, point_of, support_fit
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((150, 6)); y = np.where(X[:, 0] ** 2 - 1 + X[:, 1] * X[:, 2] + 0.5 * rng.standard_normal(150) > 0, 1.0, -1.0)
     R, G, C = quadratic_features(X), gram_matrix(X), [0.5, 2.0, 20.0][seed]
     A = np.sort(rng.choice(G.shape[0], 16, replace=False))
     bd, start = SwapBounds(G, A), support_fit(G, R, y, C, A)
-    dec = SwapDecider(G, R, y, C, A, bd.P, start.alpha)
+    dual = SupportDual(G, R, y, C, A, start.alpha, bd.Linv)
     for i, j in zip(rng.integers(0, 16, 12), rng.choice(np.setdiff1d(np.arange(G.shape[0]), A), 12)):
         S = np.sort(np.r_[np.delete(A, i), j])
         F = support_fit(G, R, y, C, S).UB
-        below, above = dec.decide(i, j, bd.den[i, j], F * 1.01), dec.decide(i, j, bd.den[i, j], F * 0.99)
-        assert (below.status, above.status) == ("below", "above")
-        assert below.UB < F * 1.01 and above.LB >= F * 0.99
-        for r in (below, above):
-            v = R[:, S].T @ (y * r.alpha)
-            D = r.alpha.sum() - 0.5 * v @ np.linalg.solve(G[np.ix_(S, S)], v)
-            np.testing.assert_allclose(r.LB, D, rtol=1e-10)
+        u, v = np.empty(y.size), np.empty(y.size)
+        _swap_factors(dual.dl, bd.t, int(i), int(j), G[j, j], u, v, np.empty(A.size))
+        below = dual.run(u, v, below=F * 1.01, above=F * 1.01, polish=1e-5)
+        above = dual.run(u, v, below=F * 0.99, above=F * 0.99)
+        assert (below[2], above[2]) == (1, 2)
+        assert point_of(G, R, y, C, S, below[0])[2] < F * 1.01 and above[1] >= F * 0.99
+        for a, D in (below[:2], above[:2]):
+            w = R[:, S].T @ (y * a)
+            np.testing.assert_allclose(D, a.sum() - 0.5 * w @ np.linalg.solve(G[np.ix_(S, S)], w), rtol=1e-10)
 
 
-def test_a_search_with_the_decider_is_certified_by_brute_force():
-    "k = 16 > IP_MAX_TERMS, so the single swaps go through SwapDecider; every swap of the final support, fitted from scratch, is no better."
+def test_a_search_where_smo_answers_is_certified_by_brute_force():
+    "k = 16 > 15, so SMO answers the single swaps (the compiled loop); every swap of the final support, fitted from scratch, is no better."
     import l0qsvm.swap as sw
     from l0qsvm.features import gram_matrix, quadratic_features
-    calls = []
-    decide, ask = sw.SwapDecider.decide, sw.SwapDecider.ask_swaps
-    sw.SwapDecider.decide = lambda self, *a, **kw: calls.append(1) or decide(self, *a, **kw)
-    sw.SwapDecider.ask_swaps = lambda self, *a, **kw: calls.append(1) or ask(self, *a, **kw)
-    try:
-        X, y = problem(21, m=150, n=6)
-        est = L0QSVM(16, C=10.0).fit(X, y)
-    finally:
-        sw.SwapDecider.decide, sw.SwapDecider.ask_swaps = decide, ask
+    X, y = problem(21, m=150, n=6)
+    est = L0QSVM(16, C=10.0).fit(X, y)
     cert, A = est.swap_certificate_[0], np.sort(est.support_[0])
-    assert calls and cert["passed"] and est.certificate_[0]["passed"]
+    assert cert["smo_questions"] > 0 and cert["passed"] and est.certificate_[0]["passed"]
     R, G = quadratic_features(X), gram_matrix(X); ys = np.where(y == est.classes_[1], 1.0, -1.0)
     F = sw.support_fit(G, R, ys, 10.0, A).UB
     np.testing.assert_allclose(F, cert["objective"], rtol=1e-7)
@@ -131,26 +126,23 @@ def test_a_search_with_the_decider_is_certified_by_brute_force():
 
 
 def test_a_search_with_the_dual_ascent_is_certified_by_brute_force():
-    """Tall data (m >= 100 (k + 1): no decider), so the single swaps are first put to dual_ascent; its 'no' answers are
-    certified by weak duality, and every swap of the final support, fitted from scratch, is no better. Same end as
-    without the ascent."""
+    """Tall data (m >= 100 (k + 1): the interior point's ground), so the single swaps are first put to dual_ascent; its 'no'
+    answers are certified by weak duality, and every swap of the final support, fitted from scratch, is no better. Same
+    end as the search as derived (fast=False, no ascent)."""
     import l0qsvm.swap as sw
     from l0qsvm.features import gram_matrix, quadratic_features
     answers = []
     ascent = sw.dual_ascent
     sw.dual_ascent = lambda *a, **kw: (lambda r: answers.append(r and r.status) or r)(ascent(*a, **kw))
-    try:
-        X, y = problem(5, m=1500, n=5)
-        est = L0QSVM(6, C=1.0).fit(X, y)
-        keep = sw.ASCENT_STEPS; sw.ASCENT_STEPS = 0               # 0 steps: it answers only where A's own multipliers do
-        try: ref = L0QSVM(6, C=1.0).fit(X, y)
-        finally: sw.ASCENT_STEPS = keep
-    finally:
-        sw.dual_ascent = ascent
-    cert, A = est.swap_certificate_[0], np.sort(est.support_[0])
-    assert answers.count("above") > 0 and cert["passed"] and est.certificate_[0]["passed"]
-    np.testing.assert_allclose(cert["objective"], ref.swap_certificate_[0]["objective"], rtol=1e-7)
-    R, G = quadratic_features(X), gram_matrix(X); ys = np.where(y == est.classes_[1], 1.0, -1.0)
+    X, y = problem(5, m=1500, n=5)
+    R, G = quadratic_features(X), gram_matrix(X); ys = np.where(y == "b", 1.0, -1.0)
+    A0 = sw.screen_terms(G, R, ys, 1.0, 6)
+    try: fast = sw.swap_refine(G, R, ys, 1.0, A0)
+    finally: sw.dual_ascent = ascent
+    ref = sw.swap_refine(G, R, ys, 1.0, A0, fast=False)
+    cert, A = fast.certificate, np.sort(fast.support)
+    assert answers.count("above") > 0 and cert["passed"] and ref.certificate["passed"]
+    np.testing.assert_allclose(cert["objective"], ref.certificate["objective"], rtol=1e-7)
     fit = sw.support_fit(G, R, ys, 1.0, A); F = fit.UB
     np.testing.assert_allclose(F, cert["objective"], rtol=1e-7)
     for i in range(A.size):
@@ -163,20 +155,15 @@ def test_a_search_with_the_dual_ascent_is_certified_by_brute_force():
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_the_compiled_question_loop_and_the_batch_decider_change_the_cost_not_the_answer(seed):
-    "QUESTION_LOOP (ask_swaps) and BATCH_DECIDER off: the same certified support and objective, on data where deciders apply."
+def test_the_accelerations_change_the_cost_not_the_answer(seed):
+    "fast=True (SMO on rank-two updates, the compiled loop, the ascent) and fast=False (every question a support_fit): the same certified support."
     import l0qsvm.swap as sw
     from l0qsvm.features import gram_matrix, quadratic_features
     X, y = problem(40 + seed, m=160, n=6)
-    R, G, ys = quadratic_features(X), gram_matrix(X), np.where(y == 1, 1.0, -1.0)
-    out = {}
-    for flags in [(True, True), (False, True), (True, False)]:
-        keep = sw.QUESTION_LOOP, sw.BATCH_DECIDER
-        sw.QUESTION_LOOP, sw.BATCH_DECIDER = flags
-        try: out[flags] = sw.swap_refine(G, R, ys, 5.0, np.arange(18))
-        finally: sw.QUESTION_LOOP, sw.BATCH_DECIDER = keep
-    ref = out[True, True]
-    assert ref.certificate["passed"] and ref.certificate["n_fits"] > 0
+    R, G, ys = quadratic_features(X), gram_matrix(X), np.where(y == "a", 1.0, -1.0)
+    out = {fast: sw.swap_refine(G, R, ys, 5.0, np.arange(18), fast=fast) for fast in (True, False)}
+    ref = out[False]
+    assert out[True].certificate["smo_questions"] > 0 and out[False].certificate["smo_questions"] == 0
     for res in out.values():
         assert res.certificate["passed"] and np.array_equal(res.support, ref.support)
         np.testing.assert_allclose(res.certificate["objective"], ref.certificate["objective"], rtol=1e-8)
