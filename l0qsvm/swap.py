@@ -20,6 +20,13 @@ from .smo import BRACKET_EVERY, TAU, LowRankQ, _new_state, _solve
 from .subproblems import (EIG_RCOND, _chol_solve, best_intercept, primal_objective, smo_budget, solve_hinge_ip,
                                 solver_route)
 
+# %% ../nbs/06a_swap.ipynb #d9a1e7e4
+SWAP_RTOL = 1e-5      # the certificate's tolerance: a swap must lower F by more than SWAP_RTOL max(1, |F|) to count
+_POLISH = 1e-5        # an accepted swap's SMO run goes on to this violation: its multipliers then bound the new support
+_ROW_SWEEP_AFTER = 30 # single-swap questions a support resists before the row sweep (a fit of A - i per row)
+_ASCENT_STEPS = 20    # projected-gradient steps per question where no SMO applies (and for every batch first)
+_SHRINK_EVERY = 50    # SMO steps between shrinkings in the search's fits (warm: most multipliers sit at a bound for good)
+
 # %% ../nbs/06a_swap.ipynb #bb120d98
 def null_terms(G # (d, d) the matrix G of the data (or the squared loss's M)
               )->np.ndarray: # (d,) True for the terms with G_jj = 0 (to rounding)
@@ -316,13 +323,6 @@ def support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
         if deadline is not None and time.perf_counter() >= deadline: res.status = "deadline"; return res
     res.status = "max_iter"
     return res
-
-# %% ../nbs/06a_swap.ipynb #d9a1e7e4
-SWAP_RTOL = 1e-5      # the certificate's tolerance: a swap must lower F by more than SWAP_RTOL max(1, |F|) to count
-_POLISH = 1e-5        # an accepted swap's SMO run goes on to this violation: its multipliers then bound the new support
-_ROW_SWEEP_AFTER = 30 # single-swap questions a support resists before the row sweep (a fit of A - i per row)
-_ASCENT_STEPS = 20    # projected-gradient steps per question where no SMO applies (and for every batch first)
-_SHRINK_EVERY = 50    # SMO steps between shrinkings in the search's fits (warm: most multipliers sit at a bound for good)
 
 # %% ../nbs/06a_swap.ipynb #screen-code
 def _null_multipliers(y, C):
