@@ -246,8 +246,7 @@ class SupportDual:
         VA, a = self.VA, np.ascontiguousarray(alpha, dtype=np.float64)
         self.fA = VA @ (VA.T @ a)                                        # Q_A alpha
         self.dl = _Dual(VA, self.Linv, self.RA, self.R, self.y, a, self.fA - 1.0, self.dA, self.C)
-    @property
-    def alpha(self): return self.dl.a0
+        self.alpha = a                                    # the multipliers every question starts from
     def _state_alpha(self):
         a = np.empty(self.S.alpha.size); a[self.cols.perm] = self.S.alpha; return a
     def run(self, u=None, v=None, # the update (`_swap_factors`), or None: A itself
