@@ -86,7 +86,7 @@ def _cmd_data(args):
     try: folder = get_data_dir(args.data_dir)
     except FileNotFoundError as e: args._parser.error(str(e))
     print(f"data folder: {folder}")
-    status = fetch_datasets(data_dir=folder)
+    status = fetch_datasets(data_dir=args.data_dir)
     for name, (state, detail) in status.items(): print(f"{name:<18} {state:<11} {detail}")
     failed = [name for name, (state, _) in status.items() if state == "failed"]
     print(f"{len(status) - len(failed)} of {len(status)} files ready" + (f"; failed: {', '.join(failed)}" if failed else ""))

@@ -224,7 +224,10 @@ def _unpack(archive, members, fname):
     "The bytes of the file `fname` made from a downloaded archive: each member unzipped in turn (pooch's `Unzip`), a sheet as CSV."
     import pooch
     path = archive
-    for member in members: path = pooch.Unzip(members=[member])(path, "download", None)[0]
+    for member in members:
+        found = pooch.Unzip(members=[member])(path, "download", None)
+        if not found: raise ValueError(f"the archive holds no {member}")
+        path = found[0]
     return _xlsx_csv(path) if fname.endswith(".csv") and path.endswith(".xlsx") else Path(path).read_bytes()
 
 def _download(fname, sha, url, members, folder):
@@ -284,7 +287,7 @@ def fetch_datasets(names=None, # UCI data sets (default: all of them)
                                     f"remove it to download it again"))
             continue
         try:
-            fetch_dataset(name, folder)
+            fetch_dataset(name, data_dir)
             out[name] = ("downloaded", f"{fname} from {data_source(fname)[0]}")
         except (OSError, ValueError) as e:
             out[name] = ("failed", str(e))
