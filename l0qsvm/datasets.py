@@ -35,8 +35,10 @@ def get_data_dir(path=None # explicit folder; default: the environment variable 
     if not path: return data_cache()
     path = Path(path).expanduser()
     if not path.is_dir():
-        raise FileNotFoundError(f"Data directory {str(path)!r} (from {source}) does not exist: create it, or leave "
-                                f"{DATA_DIR_ENV} unset to download the files into the per-user cache {str(data_cache())!r}")
+        raise FileNotFoundError(f"Data directory {str(path)!r} (from {source}) does not exist: create it (missing files "
+                                f"are then downloaded into it), or leave {DATA_DIR_ENV} unset to download them into the "
+                                f"per-user cache {str(data_cache())!r}. The files come from the UCI archive "
+                                f"(archive.ics.uci.edu; `l0qsvm data --list` lists every URL), or from $L0QSVM_DATA_URL")
     return path
 
 # %% ../nbs/11_datasets.ipynb #abc0147f

@@ -5,10 +5,12 @@
   show_doc entry for every public function, class and method of l0qsvm/_modidx.py;
 - the pieces of tools/build_docs.py that replace Quarto: glob semantics, cell options, link rewriting;
 - the nbdev 2.4 jslink fix is configured (settings.ini `procs`) and nbdev's own processing survives saved jslinks;
-- the site's configuration is _quarto.yml at the top level, nbs/_quarto.yml (what nbdev 2.4 reads) a link to it;
+- the site's configuration is _quarto.yml at the top level, nbs/_quarto.yml (what nbdev 2.4 reads) a link to it, and
+  `nbdev_docs` runs Quarto (a stand-in here: Quarto cannot be installed) on that file, its metadata files and styles;
 - doc links: backticked public names and notebook names become links, to the ids the pages really have.
 """
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -165,6 +167,57 @@ def test_nbdev_config_step_keeps_the_layout(tmp_path):
     assert (tmp_path / "nbs" / "_quarto.yml").is_symlink()
     assert (tmp_path / "_quarto.yml").read_bytes() == (ROOT / "_quarto.yml").read_bytes()
     assert (tmp_path / "nbs" / "nbdev.yml").read_text() == (ROOT / "nbs" / "nbdev.yml").read_text()
+
+
+# A stand-in for Quarto: checks what nbdev hands it and writes the output folder of the merged configuration.
+FAKE_QUARTO = r"""#!{python}
+import json, os, sys
+from pathlib import Path
+import yaml
+cwd, args = Path.cwd(), sys.argv[1:]
+cfg = yaml.safe_load((cwd / "_quarto.yml").read_text())
+present = {{name: (cwd / name).is_file() for name in cfg.get("metadata-files", [])}}
+for name in [n for n, ok in present.items() if ok]:
+    cfg.setdefault("project", {{}}).update((yaml.safe_load((cwd / name).read_text()) or {{}}).get("project", {{}}))
+out = cwd / cfg["project"]["output-dir"]
+out.mkdir(exist_ok=True)
+if "-o" in args: (out / args[args.index("-o") + 1]).write_text("rendered by the stand-in\n")
+else: (out / "index.html").write_text("<html>the site</html>")
+with open(os.environ["FAKE_QUARTO_LOG"], "a") as f:
+    f.write(json.dumps(dict(cwd=str(cwd), args=args, config=(cwd / "_quarto.yml").read_text(), metadata=present,
+                            css=(cwd / cfg["format"]["html"]["css"]).is_file(),
+                            notebooks=sorted(p.name for p in cwd.glob("*.ipynb")))) + "\n")
+"""
+
+
+def test_nbdev_docs_hands_quarto_the_top_level_configuration(tmp_path):
+    "`nbdev_docs` in a copy of the project, with a stand-in `quarto` on PATH: it runs Quarto on the top-level file."
+    proj = tmp_path / "proj"
+    (proj / "nbs").mkdir(parents=True)
+    for f in ["settings.ini", "_quarto.yml", "nbs/nbdev.yml", "nbs/sidebar.yml", "nbs/styles.css", "nbs/index.ipynb",
+              "nbs/00_vech.ipynb"]:
+        shutil.copy(ROOT / f, proj / f)
+    shutil.copytree(ROOT / "l0qsvm", proj / "l0qsvm", ignore=shutil.ignore_patterns("__pycache__"))
+    (proj / "nbs" / "_quarto.yml").symlink_to("../_quarto.yml")
+    (tmp_path / "bin").mkdir()
+    quarto = tmp_path / "bin" / "quarto"
+    quarto.write_text(FAKE_QUARTO.format(python=sys.executable)); quarto.chmod(0o755)
+    log = tmp_path / "quarto.log"
+    env = {**os.environ, "PATH": f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}", "FAKE_QUARTO_LOG": str(log)}
+    res = subprocess.run(["nbdev_docs", "--n_workers", "0"], cwd=proj, env=env, capture_output=True, text=True,
+                         timeout=600)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    calls = [json.loads(line) for line in log.read_text().splitlines()]
+    site = [c for c in calls if c["args"] == ["render", "--no-cache"]]
+    assert len(site) == 1 and site[0]["cwd"] == str(proj / "_proc")
+    assert site[0]["config"] == (ROOT / "_quarto.yml").read_text()           # the top-level file, not a default one
+    assert site[0]["metadata"] == {"nbdev.yml": True, "sidebar.yml": True} and site[0]["css"]
+    assert site[0]["notebooks"] == ["00_vech.ipynb", "index.ipynb"]
+    assert (proj / "_docs" / "index.html").read_text() == "<html>the site</html>"   # Quarto's output, moved by nbdev
+    assert (proj / "README.md").read_text() == "rendered by the stand-in\n"          # nbdev_readme's step, too
+    assert (proj / "nbs" / "_quarto.yml").is_symlink()                              # the layout survives
+    assert (proj / "_quarto.yml").read_bytes() == (ROOT / "_quarto.yml").read_bytes()
+    assert (proj / "nbs" / "nbdev.yml").read_text() == (ROOT / "nbs" / "nbdev.yml").read_text()
 
 
 # ---------------------------------------------------------------------------------------------------------------
