@@ -2,7 +2,7 @@ __version__ = "0.0.1"
 # Hand-written: the public API, re-exported from the generated modules.
 from .vech import hvec, unhvec, duplication_matrix, elimination_matrix
 from .features import quadratic_features, gram_matrix, term_names, pack_surface, unpack_surface
-from .datasets import load_dataset, list_datasets
+from .datasets import load_dataset, list_datasets, fetch_dataset
 from .smo import smo_solve, klr_dual_solve, SMOResult, LowRankQ, KernelQ, max_violation, dual_bias
 from .estimators import QSVM, L1QSVM, L0QSVM
 from .cv import L0QSVMCV, L1QSVMCV, plot_cv_path

@@ -4,10 +4,15 @@
 - the API reference pages nbs/api/ are up to date with the package (tools/make_api_pages.py --check), and list a
   show_doc entry for every public function, class and method of l0qsvm/_modidx.py;
 - the pieces of tools/build_docs.py that replace Quarto: glob semantics, cell options, link rewriting;
-- the nbdev 2.4 jslink fix is configured (settings.ini `procs`) and nbdev's own processing survives saved jslinks.
+- the nbdev 2.4 jslink fix is configured (settings.ini `procs`) and nbdev's own processing survives saved jslinks;
+- the site's configuration is _quarto.yml at the top level, nbs/_quarto.yml (what nbdev 2.4 reads) a link to it, and
+  `nbdev_docs` runs Quarto (a stand-in here: Quarto cannot be installed) on that file, its metadata files and styles;
+- doc links: backticked public names and notebook names become links, to the ids the pages really have.
 """
 import json
+import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -119,3 +124,144 @@ def test_nbdev_processing_keeps_jslink_state(tmp_path):
     write_nb(processed, tmp_path / "out.ipynb")
     state = json.loads((tmp_path / "out.ipynb").read_text())["metadata"]["widgets"][mime]["state"]
     assert state["m"]["state"] == link["state"]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The site's configuration: _quarto.yml at the top level, what nbdev 2.4 reads in nbs/ derived from it
+
+def test_quarto_yml_is_at_the_top_and_nbs_links_to_it():
+    "One file to edit: _quarto.yml beside nbs/, l0qsvm/, settings.ini; nbdev's nbs/_quarto.yml is a link to it."
+    top, link = ROOT / "_quarto.yml", ROOT / "nbs" / "_quarto.yml"
+    assert top.is_file() and not top.is_symlink()
+    assert link.is_symlink() and link.readlink().as_posix() == "../_quarto.yml"
+    assert link.resolve() == top.resolve() and link.read_bytes() == top.read_bytes()
+    cfg = build_docs.site_config()                 # read from the top-level file, with its metadata files
+    assert cfg["project"]["type"] == "website" and cfg["metadata-files"] == ["nbdev.yml", "sidebar.yml"]
+    assert cfg["website"]["title"] == "l0qsvm" and cfg["website"]["sidebar"]["contents"][0] == "index.ipynb"
+
+
+def test_build_refuses_a_config_copy_that_drifted(tmp_path, monkeypatch):
+    "tools/build_docs.py stops if nbs/_quarto.yml is missing or no longer the top-level file."
+    top, nbs_copy = tmp_path / "_quarto.yml", tmp_path / "nbs" / "_quarto.yml"
+    nbs_copy.parent.mkdir()
+    top.write_text("project:\n  type: website\n")
+    monkeypatch.setattr(build_docs, "QUARTO_YML", top)
+    monkeypatch.setattr(build_docs, "NBDEV_QUARTO_YML", nbs_copy)
+    monkeypatch.setattr(build_docs, "ROOT", tmp_path)
+    with pytest.raises(SystemExit, match="is missing"): build_docs.check_quarto_link()
+    nbs_copy.write_text("project:\n  type: book\n")
+    with pytest.raises(SystemExit, match="differs from _quarto.yml"): build_docs.check_quarto_link()
+    nbs_copy.write_bytes(top.read_bytes())          # an identical copy (a checkout without symbolic links) is fine
+    build_docs.check_quarto_link()
+
+
+def test_nbdev_config_step_keeps_the_layout(tmp_path):
+    "nbdev_docs' first step (refresh_quarto_yml) leaves the link in place and rewrites nbs/nbdev.yml as committed."
+    shutil.copy(ROOT / "settings.ini", tmp_path)
+    shutil.copy(ROOT / "_quarto.yml", tmp_path)
+    (tmp_path / "nbs").mkdir()
+    (tmp_path / "nbs" / "_quarto.yml").symlink_to("../_quarto.yml")
+    res = subprocess.run([sys.executable, "-c", "from nbdev.quarto import refresh_quarto_yml; refresh_quarto_yml()"],
+                         cwd=tmp_path, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert (tmp_path / "nbs" / "_quarto.yml").is_symlink()
+    assert (tmp_path / "_quarto.yml").read_bytes() == (ROOT / "_quarto.yml").read_bytes()
+    assert (tmp_path / "nbs" / "nbdev.yml").read_text() == (ROOT / "nbs" / "nbdev.yml").read_text()
+
+
+# A stand-in for Quarto: checks what nbdev hands it and writes the output folder of the merged configuration.
+FAKE_QUARTO = r"""#!{python}
+import json, os, sys
+from pathlib import Path
+import yaml
+cwd, args = Path.cwd(), sys.argv[1:]
+cfg = yaml.safe_load((cwd / "_quarto.yml").read_text())
+present = {{name: (cwd / name).is_file() for name in cfg.get("metadata-files", [])}}
+for name in [n for n, ok in present.items() if ok]:
+    cfg.setdefault("project", {{}}).update((yaml.safe_load((cwd / name).read_text()) or {{}}).get("project", {{}}))
+out = cwd / cfg["project"]["output-dir"]
+out.mkdir(exist_ok=True)
+if "-o" in args: (out / args[args.index("-o") + 1]).write_text("rendered by the stand-in\n")
+else: (out / "index.html").write_text("<html>the site</html>")
+with open(os.environ["FAKE_QUARTO_LOG"], "a") as f:
+    f.write(json.dumps(dict(cwd=str(cwd), args=args, config=(cwd / "_quarto.yml").read_text(), metadata=present,
+                            css=(cwd / cfg["format"]["html"]["css"]).is_file(),
+                            notebooks=sorted(p.name for p in cwd.glob("*.ipynb")))) + "\n")
+"""
+
+
+def test_nbdev_docs_hands_quarto_the_top_level_configuration(tmp_path):
+    "`nbdev_docs` in a copy of the project, with a stand-in `quarto` on PATH: it runs Quarto on the top-level file."
+    proj = tmp_path / "proj"
+    (proj / "nbs").mkdir(parents=True)
+    for f in ["settings.ini", "_quarto.yml", "nbs/nbdev.yml", "nbs/sidebar.yml", "nbs/styles.css", "nbs/index.ipynb",
+              "nbs/00_vech.ipynb"]:
+        shutil.copy(ROOT / f, proj / f)
+    shutil.copytree(ROOT / "l0qsvm", proj / "l0qsvm", ignore=shutil.ignore_patterns("__pycache__"))
+    (proj / "nbs" / "_quarto.yml").symlink_to("../_quarto.yml")
+    (tmp_path / "bin").mkdir()
+    quarto = tmp_path / "bin" / "quarto"
+    quarto.write_text(FAKE_QUARTO.format(python=sys.executable)); quarto.chmod(0o755)
+    log = tmp_path / "quarto.log"
+    env = {**os.environ, "PATH": f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}", "FAKE_QUARTO_LOG": str(log)}
+    res = subprocess.run(["nbdev_docs", "--n_workers", "0"], cwd=proj, env=env, capture_output=True, text=True,
+                         timeout=600)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    calls = [json.loads(line) for line in log.read_text().splitlines()]
+    site = [c for c in calls if c["args"] == ["render", "--no-cache"]]
+    assert len(site) == 1 and site[0]["cwd"] == str(proj / "_proc")
+    assert site[0]["config"] == (ROOT / "_quarto.yml").read_text()           # the top-level file, not a default one
+    assert site[0]["metadata"] == {"nbdev.yml": True, "sidebar.yml": True} and site[0]["css"]
+    assert site[0]["notebooks"] == ["00_vech.ipynb", "index.ipynb"]
+    assert (proj / "_docs" / "index.html").read_text() == "<html>the site</html>"   # Quarto's output, moved by nbdev
+    assert (proj / "README.md").read_text() == "rendered by the stand-in\n"          # nbdev_readme's step, too
+    assert (proj / "nbs" / "_quarto.yml").is_symlink()                              # the layout survives
+    assert (proj / "_quarto.yml").read_bytes() == (ROOT / "_quarto.yml").read_bytes()
+    assert (proj / "nbs" / "nbdev.yml").read_text() == (ROOT / "nbs" / "nbdev.yml").read_text()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Doc links
+
+HREFS = {"index.ipynb": "index.html", "00_vech.ipynb": "vech.html", "04_smo.ipynb": "smo.html",
+         "symbols.ipynb": "symbols.html", "tutorials/00_first_reading.ipynb": "tutorials/first_reading.html",
+         "api/00_vech.ipynb": "api/vech.html"}
+
+
+def test_notebook_names():
+    names = build_docs.notebook_names(HREFS)
+    assert names["00_vech"] == names["00_vech.ipynb"] == "vech.html"
+    assert names["tutorials/00_first_reading"] == names["00_first_reading"] == "tutorials/first_reading.html"
+    assert names["symbols"] == "symbols.html" and names["api/00_vech"] == "api/vech.html"
+    assert "index" not in names and names["index.ipynb"] == "index.html"      # `index` is a common word
+
+
+def test_doc_links_link_public_names_and_notebooks():
+    "nbdev's linkify over the package's names and the notebooks': fenced code, links and unknown names are left alone."
+    links = build_docs.DocLinks(build_docs.notebook_names(HREFS))
+    md = ("`L0QSVM` and `smo_solve()` are derived in `04_smo` and `00_vech`; `not_a_name`, `index`.\n"
+          "```python\nL0QSVM(k=3)  # `L0QSVM` in a fence\n```\n"
+          "[`hvec`](https://l0qsvm.github.io/l0qsvm/vech.html#hvec)")
+    out = links(md)
+    assert "[`L0QSVM`](https://l0qsvm.github.io/l0qsvm/estimators.html#l0qsvm)" in out
+    assert "[`smo_solve()`](https://l0qsvm.github.io/l0qsvm/smo.html#smo_solve)" in out
+    assert "[`04_smo`](smo.html)" in out and "[`00_vech`](vech.html)" in out
+    assert "`not_a_name`, `index`." in out and "# `L0QSVM` in a fence" in out
+    assert out.endswith("[`hvec`](https://l0qsvm.github.io/l0qsvm/vech.html#hvec)")   # not linked twice
+    assert links(out) == out
+
+
+def test_doc_link_anchors_are_the_pages_ids():
+    "nbdev's index has Quarto's lower-case anchors; the build links to the ids the pages have."
+    ids = {"estimators.html": {"L0QSVM", "Reading-a-surface"}, "smo.html": {"smo_solve"},
+           "swap.html": {"SwapBounds"}, "api/swap.html": {"SwapBounds", "SwapBounds.lb"}}
+    body = ('<a href="estimators.html#l0qsvm"><code>L0QSVM</code></a> <a href="#smo_solve"><code>smo_solve</code></a> '
+            '<a href="swap.html#swapbounds.lb"><code>SwapBounds.lb</code></a> '
+            '<a href="smo.html#_qp_step"><code>_qp_step</code></a> <a href="estimators.html#nowhere">prose</a> '
+            '<a href="https://example.org/a#b"><code>x</code></a>')
+    out = build_docs.resolve_anchors(body, "smo.html", ids)
+    assert out == ('<a href="estimators.html#L0QSVM"><code>L0QSVM</code></a> '
+                   '<a href="#smo_solve"><code>smo_solve</code></a> '
+                   '<a href="api/swap.html#SwapBounds.lb"><code>SwapBounds.lb</code></a> '
+                   '<a href="smo.html"><code>_qp_step</code></a> <a href="estimators.html#nowhere">prose</a> '
+                   '<a href="https://example.org/a#b"><code>x</code></a>')

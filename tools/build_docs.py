@@ -12,10 +12,18 @@ same configuration, with nbdev's own notebook processing and nbconvert:
 3. processes every notebook with nbdev's docs processors into _proc/ (show_doc entries, `#|` directives, doc
    links: exactly what `nbdev_docs` hands to Quarto). settings.ini's `procs` adds `l0qsvm.widgets.KeepJslinkState`,
    the fix for nbdev 2.4's crash on saved `jslink` widget state (so `nbdev_docs` itself works too);
-4. reads the navigation from the Quarto configuration (nbs/_quarto.yml and its metadata-files, i.e. sidebar.yml),
+4. reads the navigation from the Quarto configuration (_quarto.yml at the top of the repository, which nbdev reads
+   through the link nbs/_quarto.yml, and its metadata-files nbs/nbdev.yml and nbs/sidebar.yml),
    expands its `auto` globs as Quarto does (by `order`, then file name), and writes one page per notebook, at the
    path Quarto would use (its `output-file`), with nbconvert's lab template plus a sidebar, the page title and
    previous/next links; Quarto's cell options (echo, output, include, code-fold) are honoured;
+   doc links as nbdev makes them under Quarto: a backticked public name (`L0QSVM`, `smo_solve()`) links to its
+   show_doc entry, through nbdev's own `NbdevLookup.linkify` (which nbdev's processing already ran on markdown
+   cells; here also on the page description and on markdown outputs, which nbdev 2.4's `add_links` misses), and
+   so does a backticked notebook name (`00_vech`, `tutorials/00_first_reading`, `symbols.ipynb`: see
+   `notebook_names`). A link's #anchor is matched to the id its target page really has (nbconvert keeps the case
+   of a heading, `#L0QSVM`, where nbdev's index, written for Quarto, has `#l0qsvm`); a doc link to a name without
+   an entry of its own (a private helper) keeps its page and loses the anchor. The notebooks are not changed;
 5. copies the scripts the pages load into _site/_static/, so no page loads anything from another host: require.js,
    the ipywidgets HTML manager and MathJax 2, from the npm packages pinned in NPM_ASSETS below (exact version and
    sha512 of the tarball). They are fetched once with `npm pack` into a cache folder (L0QSVM_DOCS_CACHE, default
@@ -129,13 +137,27 @@ def process(force=False):
 # ---------------------------------------------------------------------------------------------------------------
 # 3. The navigation, from the Quarto configuration
 
+QUARTO_YML = ROOT / "_quarto.yml"           # the site's configuration: the one file to edit
+NBDEV_QUARTO_YML = NBS / "_quarto.yml"      # what nbdev 2.4 reads: a symbolic link to it
+
+
+def check_quarto_link():
+    "nbs/_quarto.yml must be the top-level _quarto.yml (a symbolic link, or an identical copy where links are not kept)."
+    if not NBDEV_QUARTO_YML.exists():
+        raise SystemExit(f"{NBDEV_QUARTO_YML} is missing: nbdev reads the site's configuration there. Restore the link: "
+                         f"ln -s ../_quarto.yml {NBDEV_QUARTO_YML.relative_to(ROOT)}")
+    if NBDEV_QUARTO_YML.read_bytes() != QUARTO_YML.read_bytes():
+        raise SystemExit(f"{NBDEV_QUARTO_YML.relative_to(ROOT)} differs from _quarto.yml, the site's configuration: "
+                         f"make it a link again (ln -sf ../_quarto.yml {NBDEV_QUARTO_YML.relative_to(ROOT)})")
+
+
 def site_config():
-    "nbs/_quarto.yml merged with its metadata-files (nbdev.yml, sidebar.yml), as Quarto merges them."
+    "_quarto.yml merged with its metadata-files (nbdev.yml, sidebar.yml, relative to nbs/), as Quarto merges them."
     def merge(a, b):
         for k, v in b.items():
             a[k] = merge(a.get(k, {}), v) if isinstance(v, dict) and isinstance(a.get(k), dict) else v
         return a
-    cfg = yaml.safe_load((NBS / "_quarto.yml").read_text(encoding="utf-8"))
+    cfg = yaml.safe_load(QUARTO_YML.read_text(encoding="utf-8"))
     for name in cfg.get("metadata-files", []):
         cfg = merge(cfg, yaml.safe_load((NBS / name).read_text(encoding="utf-8")) or {})
     return cfg
@@ -280,10 +302,11 @@ def nav_html(tree, here, titles, hrefs):
     return "<ul>" + "".join(items(tree)) + "</ul>"
 
 
-def header_html(fm):
+def header_html(fm, links=None):
     from nbconvert.filters import markdown2html
     title = html.escape(str(fm.get("title", "")))
     desc = fm.get("description")
+    if desc and links: desc = links(str(desc))
     return f'<h1 class="title">{title}</h1>' + (f'<div class="description">{markdown2html(str(desc))}</div>'
                                                  if desc else "")
 
@@ -297,6 +320,79 @@ def pager_html(order, i, titles, hrefs):
         n = order[i + 1]
         parts.append(f'<a class="next" rel="next" href="{_rel(hrefs[n], here)}">{html.escape(titles[n])} →</a>')
     return "".join(parts)
+
+
+class DocLinks:
+    "nbdev's doc links (`NbdevLookup`: backticked names -> links) over the package's names plus `extra` names."
+    # a code span already inside a link's text ([`x`](url)) is left alone, so linking twice changes nothing
+    _unlinked = re.compile(r"(?<!\[)`([^`\s]+?)(?:\(\))?`(?!\])")
+
+    def __init__(self, extra=None):
+        from nbdev.doclinks import NbdevLookup
+        self.lookup = NbdevLookup()
+        self.lookup.syms = {**self.lookup.syms, **(extra or {})}
+        self.lookup.link_line = lambda line: self._unlinked.sub(self.lookup._link_sym, line)
+
+    def __call__(self, md):
+        "Markdown with its backticked known names linked (outside code blocks, as `NbdevLookup.linkify` does)."
+        return self.lookup.linkify(md) if md else md
+
+
+def notebook_names(hrefs):
+    """The names by which prose cites a notebook -> its page: its path under nbs/ with and without `.ipynb`
+    (`04_smo`, `tutorials/00_first_reading`, `symbols.ipynb`; not a bare `index`, a common word) and, for a numbered
+    notebook in a folder, its bare name (`00_first_reading`). API pages are cited by their path only (`api/04_smo`)."""
+    names = {}
+    for src, page in hrefs.items():
+        path = src.removesuffix(".ipynb")
+        names[src] = page
+        if path != "index": names[path] = page
+    for src, page in hrefs.items():
+        stem = PurePosixPath(src).stem
+        if "/" in src and not src.startswith("api/") and stem[:1].isdigit(): names.setdefault(stem, page)
+    return names
+
+
+def link_names(nb, links):
+    "Apply `links` (a DocLinks) to the markdown cells and the markdown outputs of a processed notebook."
+    for cell in nb.cells:
+        if cell.cell_type == "markdown": cell.source = links(cell.source)
+        for out in cell.get("outputs", []):
+            md = out.get("data", {}).get("text/markdown")
+            if md is not None: out["data"]["text/markdown"] = links(md if isinstance(md, str) else "".join(md))
+    return nb
+
+
+_A = re.compile(r'<a href="([^"]*)"([^>]*)>(.*?)</a>', re.S)
+_IDS = re.compile(r'\sid="([^"]+)"')
+
+
+def page_ids(body):
+    "The ids of a page's elements (the anchors a link's #fragment can name)."
+    return {html.unescape(i) for i in _IDS.findall(body)}
+
+
+def resolve_anchors(body, here, ids):
+    """In-site links whose #anchor names no id of their target page (ids: page -> its ids): the id that differs only
+    in case, if there is one. A doc link (its text is one code span) whose page has no such id goes to the entry on
+    the module's API page (a method: show_doc entries of methods are on the API pages only), else to the page."""
+    def match(page, frag):
+        same = [i for i in ids.get(page, ()) if i.lower() == frag.lower()]
+        return same[0] if len(same) == 1 else None
+    def sub(m):
+        href, rest, text = m.groups()
+        if ":" in href.split("#")[0] or "#" not in href: return m.group(0)
+        path, frag = href.split("#", 1)
+        frag = html.unescape(frag)
+        target = here if not path else os.path.normpath(str(PurePosixPath(here).parent / path)).replace(os.sep, "/")
+        if target not in ids or frag in ids[target]: return m.group(0)
+        api = "api/" + PurePosixPath(target).name
+        if (same := match(target, frag)): new = f"{path}#{same}"
+        elif not re.fullmatch(r"<code>[^<]*</code>", text): return m.group(0)
+        elif (same := match(api, frag)): new = f"{_rel(api, here)}#{same}"
+        else: new = path or _rel(target, here)
+        return f'<a href="{html.escape(new)}"{rest}>{text}</a>'
+    return _A.sub(sub, body)
 
 
 def rewrite_links(body, here, hrefs, doc_url):
@@ -340,24 +436,31 @@ def build_site(cache, out):
     if out.exists(): shutil.rmtree(out)
     out.mkdir(parents=True)
     exp = exporter()
+    names = notebook_names(hrefs)
+    bodies = {}
     for i, src in enumerate(order):
         here = hrefs[src]
         root = _root(here)
+        links = DocLinks({name: _rel(page, here) for name, page in names.items()})
         nb = copy.deepcopy(procd[src])
         if front_matter(nb): nb.cells = nb.cells[1:]
         nb.metadata["title"] = f"{titles[src]} – {site_title}" if site_title and titles[src] != site_title else titles[src]
+        link_names(nb, links)
         quarto_cells(nb)
         exp.require_js_url = f"{root}_static/requirejs/require.js"
         exp.widget_renderer_url = f"{root}_static/html-manager/dist/embed-amd.js"
         exp.mathjax_url = f"{root}_static/mathjax/MathJax.js?config={MATHJAX_CONFIG}"
-        site = dict(root=root, nav=nav_html(tree, here, titles, hrefs), header=header_html(meta[src]),
+        site = dict(root=root, nav=nav_html(tree, here, titles, hrefs), header=header_html(meta[src], links),
                     pager=pager_html(order, i, titles, hrefs), site_title=html.escape(site_title),
                     home=_rel(hrefs[order[0]], here))
         body, _ = exp.from_notebook_node(nb, resources={"site": site, "metadata": {"name": titles[src]}})
+        bodies[here] = rewrite_links(body, here, hrefs, doc_url)
+        print(f"{src} -> {out.name}/{here}", flush=True)
+    ids = {here: page_ids(body) for here, body in bodies.items()}
+    for here, body in bodies.items():
         dest = out / here
         dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_text(rewrite_links(body, here, hrefs, doc_url), encoding="utf-8")
-        print(f"{src} -> {out.name}/{here}", flush=True)
+        dest.write_text(resolve_anchors(body, here, ids), encoding="utf-8")
     shutil.copy(TOOLS / "docs_template" / "site.css", out / "site.css")
     (out / "pages.json").write_text(json.dumps([{"source": s, "page": hrefs[s], "title": titles[s]} for s in order],
                                                indent=1), encoding="utf-8")
@@ -426,6 +529,7 @@ def main(argv=None):
             print(f"executing {p.relative_to(NBS)}", flush=True)
             execute(p)
         if args.no_site: return 0
+    check_quarto_link()
     cache = process(force=args.force)
     out = Path(args.out).resolve()
     pages = build_site(cache, out)

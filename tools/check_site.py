@@ -12,7 +12,13 @@ Serves SITE on 127.0.0.1 (an http.server on a free port), opens every page liste
   its last position (End) and to its first (Home), and the two screenshots of its figure must differ;
 - a full-page screenshot per page goes to SCREENSHOTS (default _site_screenshots/);
 - every public function and class of the package (each module's `__all__`, the modules listed in l0qsvm/_modidx.py)
-  has its show_doc entry (a heading with its name as id) on the module's API reference page.
+  has its show_doc entry (a heading with its name as id) on the module's API reference page;
+- doc links: wherever the text names a public function, class or method of the package (the public names of
+  l0qsvm/_modidx.py, bare or qualified) or a notebook (`00_vech`, `tutorials/00_first_reading`: the names
+  tools/build_docs.py's `notebook_names` gives) in inline code, that code is a link, to the page nbdev's index
+  gives the name (or the notebook's page), and a public name's link lands on its show_doc entry (its anchor is an
+  id of that page, the one nbdev's index names, up to case); every in-site link's #anchor is an id of its page.
+  Each page's line reports how many doc links it has.
 Exits 1 and lists the problems if any check fails; prints one line per page otherwise.
 
 Needs `pip install playwright` (in the dev extra) and Debian's chromium (`apt-get install chromium`); the browser is
@@ -28,7 +34,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import unquote, urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
@@ -130,6 +136,59 @@ def check_sliders(page, name, problems):
     return count
 
 
+# Inline code outside code blocks, with the link around it (if any): the names doc links must cover.
+CODE_JS = """() => Array.from(document.querySelectorAll('.site-main code'))
+  .filter(c => !c.closest('pre'))
+  .map(c => ({text: c.textContent.trim(), href: c.closest('a[href]')?.href ?? null}))"""
+
+
+def doc_link_targets(site):
+    """What each name a doc link must cover links to: {name: (page, anchor or None)} for the public names of
+    l0qsvm/_modidx.py (bare, `L0QSVMCV.fit`, and qualified, `l0qsvm.cv.L0QSVMCV.fit`) and the notebooks' names."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import build_docs, make_api_pages
+    targets = {}
+    for module, syms in make_api_pages.modidx().items():
+        for sym, (link, _) in syms.items():
+            short = sym[len(module) + 1:]
+            if any(part.startswith("_") for part in short.split(".")): continue
+            page, _, anchor = link.partition("#")
+            targets.setdefault(short, (page, anchor or None)); targets[sym] = (page, anchor or None)
+    pages = {p["source"]: p["page"] for p in json.loads((site / "pages.json").read_text(encoding="utf-8"))}
+    targets.update({name: (page, None) for name, page in build_docs.notebook_names(pages).items()})
+    return targets
+
+
+@functools.lru_cache(maxsize=None)
+def anchors(path):
+    "The ids of the elements of the HTML file at `path` (empty if there is no such file)."
+    import html, re
+    return {html.unescape(i) for i in re.findall(r'\sid="([^"]+)"', path.read_text(encoding="utf-8"))} \
+        if path.is_file() else set()
+
+
+def check_doc_links(name, codes, base, site, targets, problems):
+    "Problems with the doc links of page `name` (codes: its inline code and their links). Returns the number of doc links."
+    from urllib.parse import unquote
+    n = 0
+    for code in codes:
+        text = code["text"].removesuffix("()")
+        if text not in targets: continue
+        page, anchor = targets[text]
+        if not code["href"]:
+            problems.append(f"{name}: `{text}` is not linked (doc link to {page}{'#' + anchor if anchor else ''})")
+            continue
+        n += 1
+        got = urlparse(code["href"])
+        got_page = unquote(got.path).lstrip("/")
+        pages = (page, "api/" + page) if anchor else (page,)     # methods have their entry on the API page only
+        if not code["href"].startswith(base) or got_page not in pages:
+            problems.append(f"{name}: `{text}` links to {code['href'].removeprefix(base)}, not to {page}")
+        elif anchor and unquote(got.fragment).lower() != anchor.lower():
+            problems.append(f"{name}: `{text}` links to {got_page}#{got.fragment}, not to its entry #{anchor}")
+    return n
+
+
 def missing_show_docs(site):
     "Public names in l0qsvm/_modidx.py (functions, classes, their methods) without a show_doc entry on their API page."
     import re
@@ -151,7 +210,8 @@ def check_site(site, screenshots, chromium="/usr/bin/chromium", only=()):
     pages = json.loads((site / "pages.json").read_text(encoding="utf-8"))
     pages = [p for p in pages if not only or any(o in p["page"] for o in only)]
     screenshots.mkdir(parents=True, exist_ok=True)
-    problems, summary = [], []
+    problems, summary, total_links, linked_pages = [], [], 0, 0
+    targets = doc_link_targets(site)
     with serve(site) as base, sync_playwright() as pw:
         # Playwright starts the browser with a new empty profile (its own --user-data-dir) every time
         browser = pw.chromium.launch(executable_path=chromium, args=FLAGS)
@@ -177,8 +237,13 @@ def check_site(site, screenshots, chromium="/usr/bin/chromium", only=()):
                     problems.append(f"{name}: the page has formulas but MathJax typeset none")
                 problems += [f"{name}: image not loaded: {src}" for src in page.evaluate(BROKEN_IMAGES_JS)]
                 for href in page.evaluate("() => Array.from(document.querySelectorAll('a[href]'), a => a.href)"):
-                    if href.startswith(base) and not (site / urlparse(href).path.lstrip("/")).is_file():
+                    if not href.startswith(base): continue
+                    target = site / unquote(urlparse(href).path).lstrip("/")
+                    if not target.is_file():
                         problems.append(f"{name}: broken link to {href[len(base):]}")
+                    elif (frag := urlparse(href).fragment) and not {frag, unquote(frag)} & anchors(target):
+                        problems.append(f"{name}: link to {href[len(base):]}: no such anchor on that page")
+                n_links = check_doc_links(name, page.evaluate(CODE_JS), base, site, targets, problems)
                 w = page.evaluate(WIDGETS_JS)
                 if w["views"] and not w["rendered"]: problems.append(f"{name}: {w['views']} widget views, none rendered")
                 problems += [f"{name}: widget error: {e}" for e in w["errors"]]
@@ -187,11 +252,14 @@ def check_site(site, screenshots, chromium="/usr/bin/chromium", only=()):
                 shot = screenshots / (name.replace("/", "__").removesuffix(".html") + ".png")
                 page.screenshot(path=str(shot), full_page=True)
                 n_img = page.evaluate("() => document.images.length")
-                summary.append(f"{name}: {n_img} images, {w['views']} widgets, {n_sliders} sliders moved "
-                               f"({time.perf_counter() - t0:.1f} s)")
+                summary.append(f"{name}: {n_img} images, {w['views']} widgets, {n_sliders} sliders moved, "
+                               f"{n_links} doc links ({time.perf_counter() - t0:.1f} s)")
+                total_links += n_links; linked_pages += n_links > 0
                 page.close()
         finally:
             browser.close()
+    summary.append(f"doc links: {total_links} on {linked_pages} of {len(pages)} pages "
+                   f"(links to the public names and notebooks that the text names)")
     return problems, summary
 
 
@@ -212,7 +280,7 @@ def main(argv=None):
     if problems:
         print(f"\n{len(problems)} problems:\n" + "\n".join(problems))
         return 1
-    print(f"site OK: {len(summary)} pages in {time.perf_counter() - t0:.0f} s, screenshots in {args.screenshots}")
+    print(f"site OK: {len(summary) - 1} pages in {time.perf_counter() - t0:.0f} s, screenshots in {args.screenshots}")
     return 0
 
 
