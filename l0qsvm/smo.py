@@ -198,7 +198,7 @@ def _kernel_column(Q, j, start, n, col):
             for k in range(c.shape[0]): c[k] = s[k] * sj * np.tanh(g0 * w[k] + c0)
     Q.clock[2] += n - start
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def get_Q(Q, j, n):
     "Column j of Q, valid on positions 0..n−1 (LIBSVM's `get_Q(j, len)`): from the cache, computing what is missing."
     Q.clock[0] += 1; Q.clock[4] += 1
@@ -504,7 +504,7 @@ def _entropy_step(S, i, j, a, v, tmax, ftol):
     return t
 
 # %% ../nbs/04_smo.ipynb #06d05526
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _select_working_set(S, Q, n, tau):
     "WSS3 over the active variables 0..n−1: (i, j, m(α) − M(α), column i); j = −1 when no pair violates."
     i, Gmax = _select_i(S, n)

@@ -583,12 +583,12 @@ def best_intercept(f, # decision values without intercept, R z, (m,)
     f, y = np.asarray(f, dtype=float), np.asarray(y, dtype=float)
     w = np.broadcast_to(np.asarray(C, dtype=float), f.shape)
     if loss == "squared": return float(np.sum(w * (y - f)) / np.sum(w))
-    return float(_hinge_intercept(y - f, y, np.array(w)))   # (a writable copy: one compiled signature)
+    t = y - f
+    return float(_hinge_intercept(t, y, np.array(w), np.argsort(t, kind="stable")))   # (a writable copy: one signature)
 
 @njit(cache=True)
-def _hinge_intercept(t, y, w):
-    "`best_intercept` for the hinge loss: the kinks t = y - f in order, until the slope to the right is >= 0."
-    order = np.argsort(t, kind="mergesort")
+def _hinge_intercept(t, y, w, order):
+    "`best_intercept` for the hinge loss: the kinks t = y - f in their order, until the slope to the right is >= 0."
     pos_right = 0.0                                # slope just right of kink t_j: the C of the negatives with t <= t_j
     for q in range(t.size):                        # minus those of the positives with t > t_j
         if y[q] > 0: pos_right += w[q]

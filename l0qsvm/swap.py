@@ -206,7 +206,7 @@ def _question(S, Q, dl, u, v, upd, below, above, tol, polish, cap):
     asked = below > -np.inf or above < np.inf
     S.ctl[0] = m; S.ctl[2] = 0; S.ctl[5] = _SHRINK_EVERY
     S.ctl[1] = 1                                          # a fit shrinks at once (it starts near its optimum); a
-    no = m < 0                                            # (runtime booleans: a constant would compile _solve again)
+    no = m < 0                                            # (a runtime boolean: a constant would compile _solve again)
     bracket = np.array([below, above, float(BRACKET_EVERY) if asked else 0.0])   # question needs every variable
     steps, gap, done, dec = _solve(S, Q, no, not asked, tol, TAU, cap, bracket)   # for its bracket
     if dec == 1 and polish > 0.0:                         # accepted: its multipliers nearly solve the new support

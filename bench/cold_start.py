@@ -1,0 +1,92 @@
+"""Cold start: what a newcomer waits for before the first fit, against abess on the same terms.
+
+numba compiles the package's loops on first use and caches the machine code on disk (a per-user folder, `numba_cache_dir`
+of `04_smo`). Every figure below is a whole fresh process (`python -c ...`), timed from its start:
+1. `L0QSVM(k=60, C=10).fit` on standardised breast cancer with an EMPTY numba cache (a new temporary folder): the
+   compile is included; against abess's `LogisticRegression(support_size=60)` on `PolynomialFeatures(2)` of the same
+   data, also from a fresh process (abess ships compiled code: nothing to compile).
+2. The same L0QSVM fit in a fresh process on the WARM cache (the compiled code is loaded), against the same process's
+   second fit (`--no-warm` skips 2 and 3).
+3. README command 1's main job, `l0qsvm reproduce --quick`, cold (empty cache) and warm (`--no-reproduce` skips it:
+   it takes a few minutes).
+
+Each cold figure is the median of `--repeats` runs, each with its own empty cache.
+Last line: `RESULT cold_start ratio=X target=0.25`, X = abess's time / ours with the empty cache (item 1).
+Usage: python bench/cold_start.py [--repeats N] [--no-warm] [--no-reproduce]
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+TARGET = 0.25
+OURS = """
+import time, warnings; t0 = time.perf_counter()
+from sklearn.datasets import load_breast_cancer
+from sklearn.preprocessing import StandardScaler
+from l0qsvm import L0QSVM
+X, y = load_breast_cancer(return_X_y=True); X = StandardScaler().fit_transform(X)
+t1 = time.perf_counter(); L0QSVM(k=60, C=10.0).fit(X, y); t2 = time.perf_counter()
+L0QSVM(k=60, C=10.0).fit(X, y); t3 = time.perf_counter()
+print(t1 - t0, t2 - t1, t3 - t2)
+"""
+ABESS = """
+import time, warnings; t0 = time.perf_counter()
+from sklearn.datasets import load_breast_cancer
+from sklearn.preprocessing import PolynomialFeatures, StandardScaler
+from abess import LogisticRegression
+X, y = load_breast_cancer(return_X_y=True); X = StandardScaler().fit_transform(X)
+P = PolynomialFeatures(2, include_bias=False).fit_transform(X)
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore"); LogisticRegression(support_size=60).fit(P, y)
+print(time.perf_counter() - t0)
+"""
+
+
+def fresh(code, cache=None):
+    "Wall time of a fresh `python -c code` and its printed numbers."
+    env = dict(os.environ)
+    if cache is not None: env["NUMBA_CACHE_DIR"] = cache
+    t0 = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    return time.perf_counter() - t0, [float(v) for v in out.split()]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--no-warm", action="store_true")
+    ap.add_argument("--no-reproduce", action="store_true")
+    args = ap.parse_args()
+    cold, abess = [], []
+    for _ in range(args.repeats):
+        with tempfile.TemporaryDirectory() as cache:
+            wall, (imp, fit, second) = fresh(OURS, cache)
+            cold.append(wall)
+            if not args.no_warm and len(cold) == 1:
+                warm_wall, (w_imp, w_fit, w_second) = fresh(OURS, cache)
+        abess.append(fresh(ABESS)[0])
+    ours, theirs = float(np.median(cold)), float(np.median(abess))
+    print(f"empty numba cache: first L0QSVM(k=60) fit, fresh process   {ours:7.2f} s (runs: {', '.join(f'{c:.1f}' for c in cold)})")
+    print(f"abess LogisticRegression(support_size=60), fresh process     {theirs:7.2f} s")
+    if not args.no_warm:
+        print(f"warm cache: fresh process {warm_wall:.2f} s; its first fit {w_fit * 1e3:.0f} ms, its second {w_second * 1e3:.0f} ms")
+    if not args.no_reproduce:
+        times = {}
+        with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as out:
+            for label in ("cold", "warm"):
+                env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+                t0 = time.perf_counter()
+                subprocess.run(["l0qsvm", "reproduce", "--quick", "--out", os.path.join(out, label), "--quiet"],
+                               env=env, check=True, capture_output=True)
+                times[label] = time.perf_counter() - t0
+        print(f"l0qsvm reproduce --quick: cold {times['cold']:.1f} s, warm {times['warm']:.1f} s")
+    print(f"RESULT cold_start ratio={theirs / ours:.3f} target={TARGET}")
+
+
+if __name__ == "__main__":
+    main()
