@@ -31,6 +31,7 @@ PAGE = NBS / "symbols.ipynb"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import build_docs  # noqa: E402
 import symbol_table  # noqa: E402
+from clean_notebooks import jupyter_metadata  # noqa: E402
 
 GREEK = dict(alpha="α", beta="β", gamma="γ", delta="δ", varepsilon="ε", zeta="ζ", eta="η", theta="θ", kappa="κ",
              lambda_="λ", mu="μ", nu="ν", xi="ξ", pi="π", rho="ρ", sigma="σ", tau="τ", varphi="φ", chi="χ", psi="ψ",
@@ -226,8 +227,8 @@ def page_cells():
 
 
 def write_page():
-    nb = dict(cells=[dict(c, metadata={}) for c in page_cells()], metadata=dict(
-        kernelspec=dict(display_name="python3", language="python", name="python3")), nbformat=4, nbformat_minor=5)
+    nb = dict(cells=[dict(c, metadata={}) for c in page_cells()], metadata=jupyter_metadata({}), nbformat=4,
+              nbformat_minor=5)
     for i, c in enumerate(nb["cells"]): c["id"] = f"symbols-{i}"
     PAGE.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
 

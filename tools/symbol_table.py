@@ -102,6 +102,8 @@ GROUPS = [
         S(r"$\alpha$, $\alpha_i$", r"the dual variables, one per training point (the multipliers of the margin constraints)",
           "`alpha`, `alpha_`", "02_subproblems", r"\\alpha" + E),
         S(r"$\bar\alpha$, $\bar\alpha_i$", r"the multipliers of $\xi_i\ge0$", "", "02_subproblems", r"\\bar\s*\{?\\alpha"),
+        S(r"$c_{\rm lo}$, $c_{\rm hi}$", r"the ends of the interval of optimal intercepts when no multiplier is free",
+          "", "02_subproblems", r"c_\{\\rm\s*(lo|hi)\}"),
         S(r"$Q$, $p$", r"the quadratic and the linear term of a dual, $\tfrac12\alpha^\top Q\alpha + p^\top\alpha$",
           "`Q`, `p`, `LowRankQ`, `KernelQ`", "02_subproblems", L + "Q" + E, L + "p" + E),
         S(r"$\mathcal S$", r"a support: the indices of the entries of $z$ allowed to be nonzero (of the $\ell_1$ polish, of a "
