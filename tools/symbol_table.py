@@ -67,6 +67,8 @@ GROUPS = [
           r"matrix, $L_n\mathrm{vec}(A) = \mathrm{hvec}(A)$", "`duplication_matrix`, `elimination_matrix`", "00_vech",
           L + "D_", L + r"L_\{?n"),
         S(r"$w$", r"$\mathrm{hvec}(W)$, the quadratic part of $z$", "`z[:-n]`", "01_features", L + "w" + E),
+        S(r"$n_{\rm aff}$", r"the dimension of the affine hull of the training points ($G$ is definite iff it is $n$)", "",
+          "01_features", r"n_\{\\rm\s*aff\}"),
         S(r"$z$, $d$", r"the penalised parameters $z = [\mathrm{hvec}(W); b]$; their number, $d = \tfrac{n(n+1)}2 + n$",
           "`z`, `z_`, `pack_surface`, `n_params`", "index", L + "z" + E, L + "d" + E),
         S(r"$k$", r"the sparsity level: at most $k$ nonzero entries in $z$", "`k`", "index", L + "k" + E),
