@@ -470,6 +470,9 @@ d = { 'settings': { 'branch': 'main',
                                 'l0qsvm.widgets.KeepJslinkState.begin': ('widgets.html#keepjslinkstate.begin', 'l0qsvm/widgets.py'),
                                 'l0qsvm.widgets._Verbatim': ('widgets.html#_verbatim', 'l0qsvm/widgets.py'),
                                 'l0qsvm.widgets._Verbatim.splitlines': ('widgets.html#_verbatim.splitlines', 'l0qsvm/widgets.py'),
+                                'l0qsvm.widgets._encode': ('widgets.html#_encode', 'l0qsvm/widgets.py'),
                                 'l0qsvm.widgets._label': ('widgets.html#_label', 'l0qsvm/widgets.py'),
+                                'l0qsvm.widgets.drawn_box': ('widgets.html#drawn_box', 'l0qsvm/widgets.py'),
                                 'l0qsvm.widgets.figure_png': ('widgets.html#figure_png', 'l0qsvm/widgets.py'),
-                                'l0qsvm.widgets.frame_sliders': ('widgets.html#frame_sliders', 'l0qsvm/widgets.py')}}}
+                                'l0qsvm.widgets.frame_sliders': ('widgets.html#frame_sliders', 'l0qsvm/widgets.py'),
+                                'l0qsvm.widgets.same_size': ('widgets.html#same_size', 'l0qsvm/widgets.py')}}}

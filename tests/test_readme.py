@@ -31,6 +31,19 @@ def test_ci_runs_both_readme_commands_in_order():
     assert sum(line.startswith("python3 -m venv") for line in lines) == 1, "both commands run in one new environment"
 
 
+def test_readme_says_how_to_open_the_tutorials_in_jupyterlab():
+    "One command trusts the tutorials and opens one that exists in JupyterLab (installed by the dev extras)."
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    lines = [line.split("#")[0].strip() for block in re.findall(r"```sh\n(.*?)```", text, re.S) for line in block.splitlines()]
+    lab = [line for line in lines if "jupyter lab " in line]
+    assert len(lab) == 1, lines
+    trust, opens = [part.strip() for part in lab[0].split("&&")]
+    assert trust == "jupyter trust nbs/tutorials/*.ipynb" and opens.startswith("jupyter lab ")
+    target = ROOT / opens.split()[-1]
+    assert target.suffix == ".ipynb" and target.parent == ROOT / "nbs" / "tutorials" and target.exists()
+    assert "jupyter" in (ROOT / "settings.ini").read_text(encoding="utf-8").split("dev_requirements", 1)[1].splitlines()[0]
+
+
 def test_readme_is_generated_from_index():
     res = subprocess.run([sys.executable, str(ROOT / "tools" / "make_readme.py"), "--check"],
                          capture_output=True, text=True, cwd=ROOT)

@@ -8,7 +8,8 @@ same configuration, with nbdev's own notebook processing and nbconvert:
 
 1. writes the API reference pages nbs/api/*.ipynb (tools/make_api_pages.py: one page per module);
 2. with --execute, runs notebooks in a Jupyter kernel (nbclient saves their widget state) and cleans them with
-   nbdev_clean; cells flagged `#| slow`/`notest` or `#| eval: false` are tagged `skip-execution` and not run;
+   tools/clean_notebooks.py (nbdev_clean, then the Jupyter metadata); cells flagged `#| slow`/`notest` or
+   `#| eval: false` are tagged `skip-execution` and not run;
 3. processes every notebook with nbdev's docs processors into _proc/ (show_doc entries, `#|` directives, doc
    links: exactly what `nbdev_docs` hands to Quarto). settings.ini's `procs` adds `l0qsvm.widgets.KeepJslinkState`,
    the fix for nbdev 2.4's crash on saved `jslink` widget state (so `nbdev_docs` itself works too);
@@ -107,7 +108,7 @@ def tag_skipped_cells(nb):
 
 
 def execute(path):
-    "Run a notebook in place in a real kernel (saving outputs and widget state), then nbdev_clean it."
+    "Run a notebook in place in a real kernel (saving outputs and widget state), then clean it (nbdev_clean + metadata)."
     from nbclient import NotebookClient
     nb = nbformat.read(path, as_version=4)
     tag_skipped_cells(nb)
@@ -118,7 +119,7 @@ def execute(path):
         if tags: cell.metadata["tags"] = tags
         else: cell.metadata.pop("tags", None)
     nbformat.write(nb, path)
-    subprocess.run(["nbdev_clean", "--fname", str(path)], check=True, cwd=ROOT)
+    subprocess.run([sys.executable, str(TOOLS / "clean_notebooks.py"), str(path)], check=True, cwd=ROOT)
 
 
 def process(force=False):

@@ -1,7 +1,7 @@
 """Check the notebooks against the package's symbol table (tools/symbol_table.py), or write its page.
 
     python tools/check_symbols.py            # check; exit code 1 and one line per problem if any
-    python tools/check_symbols.py --write    # (re)write nbs/symbols.ipynb from the table
+    python tools/check_symbols.py --write    # (re)write nbs/symbols.ipynb and CONTRIBUTING.md's retired notations
     python tools/check_symbols.py --list     # where each symbol is defined and first used, in sidebar order
 
 The checks, on the markdown cells of every notebook of the sidebar (nbs/sidebar.yml) but the symbol page itself and
@@ -13,7 +13,8 @@ the generated API pages:
 3. **local tables agree**: every symbol in a notebook's own symbol table (a markdown table whose first header is
    "symbol") is in the global table;
 4. **retired notations** (the old meanings of clashing letters) appear in no notebook;
-5. nbs/symbols.ipynb is what `--write` would write.
+5. nbs/symbols.ipynb is what `--write` would write, and so is the list of retired notations in CONTRIBUTING.md (the
+   notation's history is for the people who change the notebooks, not for their readers).
 
 A use is a match of one of the symbol's patterns in the math of a markdown cell (`$...$`, `$$...$$`), or, for a
 Greek letter, its Unicode character in the prose. Fenced code blocks and inline code are not read: a code name is
@@ -28,9 +29,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 NBS = ROOT / "nbs"
 PAGE = NBS / "symbols.ipynb"
+CONTRIBUTING = ROOT / "CONTRIBUTING.md"
+RETIRED_BEGIN = "<!-- retired notations: written by python tools/check_symbols.py --write -->"
+RETIRED_END = "<!-- end of the retired notations -->"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import build_docs  # noqa: E402
 import symbol_table  # noqa: E402
+from clean_notebooks import jupyter_metadata  # noqa: E402
 
 GREEK = dict(alpha="α", beta="β", gamma="γ", delta="δ", varepsilon="ε", zeta="ζ", eta="η", theta="θ", kappa="κ",
              lambda_="λ", mu="μ", nu="ν", xi="ξ", pi="π", rho="ρ", sigma="σ", tau="τ", varphi="φ", chi="χ", psi="ψ",
@@ -190,6 +195,8 @@ def check():
             problems.append("nbs/symbols.ipynb is not up to date: run python tools/check_symbols.py --write")
     else:
         problems.append("nbs/symbols.ipynb is missing: run python tools/check_symbols.py --write")
+    if contributing_text(CONTRIBUTING.read_text(encoding="utf-8")) != CONTRIBUTING.read_text(encoding="utf-8"):
+        problems.append("CONTRIBUTING.md's retired notations are not up to date: run python tools/check_symbols.py --write")
     return problems
 
 
@@ -218,27 +225,36 @@ def page_cells():
         rows = [f"## {title}", "", "| symbol | meaning | code | defined in |", "|---|---|---|---|"]
         rows += [f"| {s['tex']} | {s['meaning']} | {s['code'] or '–'} | {_link(s['where'])} |" for s in group]
         cells.append(dict(cell_type="markdown", source="\n".join(rows)))
-    retired = ["## Retired notations", "",
-               "Letters that once had a second meaning in these notebooks, and what replaced it:", ""]
-    retired += [f"- {why}" for _, why in symbol_table.RETIRED]
-    cells.append(dict(cell_type="markdown", source="\n".join(retired)))
     return cells
 
 
+def retired_list()->str:
+    "The retired notations as the Markdown list CONTRIBUTING.md holds (between its two markers)."
+    return "\n".join([RETIRED_BEGIN, *[f"- {why}" for _, why in symbol_table.RETIRED], RETIRED_END])
+
+
+def contributing_text(text:str)->str:
+    "CONTRIBUTING.md's text with the current list of retired notations between the markers."
+    if RETIRED_BEGIN not in text or RETIRED_END not in text: raise ValueError(f"CONTRIBUTING.md lacks the markers {RETIRED_BEGIN!r}")
+    head, rest = text.split(RETIRED_BEGIN, 1)
+    return head + retired_list() + rest.split(RETIRED_END, 1)[1]
+
+
 def write_page():
-    nb = dict(cells=[dict(c, metadata={}) for c in page_cells()], metadata=dict(
-        kernelspec=dict(display_name="python3", language="python", name="python3")), nbformat=4, nbformat_minor=5)
+    nb = dict(cells=[dict(c, metadata={}) for c in page_cells()], metadata=jupyter_metadata({}), nbformat=4,
+              nbformat_minor=5)
     for i, c in enumerate(nb["cells"]): c["id"] = f"symbols-{i}"
     PAGE.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+    CONTRIBUTING.write_text(contributing_text(CONTRIBUTING.read_text(encoding="utf-8")), encoding="utf-8")
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--write", action="store_true", help="write nbs/symbols.ipynb from tools/symbol_table.py")
+    ap.add_argument("--write", action="store_true", help="write nbs/symbols.ipynb and CONTRIBUTING.md's retired notations from tools/symbol_table.py")
     ap.add_argument("--list", action="store_true", help="print where each symbol is defined and first used")
     args = ap.parse_args(argv)
     if args.write:
-        write_page(); print(f"wrote {PAGE.relative_to(ROOT)}")
+        write_page(); print(f"wrote {PAGE.relative_to(ROOT)} and the retired notations of {CONTRIBUTING.name}")
     if args.list:
         for tex, where, first in first_uses(): print(f"{tex:45s} defined in {where:24s} first used in {first}")
         return 0

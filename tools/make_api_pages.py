@@ -18,6 +18,9 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from clean_notebooks import jupyter_metadata  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 NBS, LIB = ROOT / "nbs", ROOT / "l0qsvm"
 API = NBS / "api"
@@ -82,8 +85,7 @@ def api_page(module, source):
         obj = getattr(mod, name)
         if inspect.isclass(obj):
             cells.extend(new_code_cell(f"show_doc({name}.{m})") for m in own_methods(obj))
-    nb = new_notebook(cells=cells, metadata={"kernelspec": {"display_name": "python3", "language": "python",
-                                                            "name": "python3"}})
+    nb = new_notebook(cells=cells, metadata=jupyter_metadata({}))   # what JupyterLab writes on opening
     for i, cell in enumerate(nb.cells): cell.id = f"api{i:03d}"
     return nb
 

@@ -67,6 +67,8 @@ GROUPS = [
           r"matrix, $L_n\mathrm{vec}(A) = \mathrm{hvec}(A)$", "`duplication_matrix`, `elimination_matrix`", "00_vech",
           L + "D_", L + r"L_\{?n"),
         S(r"$w$", r"$\mathrm{hvec}(W)$, the quadratic part of $z$", "`z[:-n]`", "01_features", L + "w" + E),
+        S(r"$n_{\rm aff}$", r"the dimension of the affine hull of the training points ($G$ is definite iff it is $n$)", "",
+          "01_features", r"n_\{\\rm\s*aff\}"),
         S(r"$z$, $d$", r"the penalised parameters $z = [\mathrm{hvec}(W); b]$; their number, $d = \tfrac{n(n+1)}2 + n$",
           "`z`, `z_`, `pack_surface`, `n_params`", "index", L + "z" + E, L + "d" + E),
         S(r"$k$", r"the sparsity level: at most $k$ nonzero entries in $z$", "`k`", "index", L + "k" + E),
@@ -102,6 +104,8 @@ GROUPS = [
         S(r"$\alpha$, $\alpha_i$", r"the dual variables, one per training point (the multipliers of the margin constraints)",
           "`alpha`, `alpha_`", "02_subproblems", r"\\alpha" + E),
         S(r"$\bar\alpha$, $\bar\alpha_i$", r"the multipliers of $\xi_i\ge0$", "", "02_subproblems", r"\\bar\s*\{?\\alpha"),
+        S(r"$c_{\rm lo}$, $c_{\rm hi}$", r"the ends of the interval of optimal intercepts when no multiplier is free",
+          "", "02_subproblems", r"c_\{\\rm\s*(lo|hi)\}"),
         S(r"$Q$, $p$", r"the quadratic and the linear term of a dual, $\tfrac12\alpha^\top Q\alpha + p^\top\alpha$",
           "`Q`, `p`, `LowRankQ`, `KernelQ`", "02_subproblems", L + "Q" + E, L + "p" + E),
         S(r"$\mathcal S$", r"a support: the indices of the entries of $z$ allowed to be nonzero (of the $\ell_1$ polish, of a "
