@@ -251,9 +251,12 @@ def lipschitz_bound(K:np.ndarray)->float: # (m, m) kernel matrix
 
 def k_sparse_level(z:np.ndarray, # the gradient step of the coefficients
                    k:int)->float: # coefficients to keep
-    "$\\lambda\\mu_s$ of the k-sparse rule, $\\tfrac{\\sqrt{96}}9\\lvert z\\rvert_{[k+1]}^{3/2}$ ($\\lvert z\\rvert_{[k+1]}$: the $(k+1)$-th largest $\\lvert z_j\\rvert$; 0 if $k\\ge$ len(z))."
+    "The level $2\\lambda\\mu_s$ of the operator under the k-sparse rule, $\\tfrac{\\sqrt{96}}9\\lvert z\\rvert_{[k+1]}^{3/2}$ ($\\lvert z\\rvert_{[k+1]}$: the $(k+1)$-th largest $\\lvert z_j\\rvert$; 0 if $k\\ge$ len(z))."
     if k >= z.size: return 0.0
-    return float(np.sqrt(96) / 9 * (-np.partition(-np.abs(z), k)[k]) ** 1.5)
+    t = float(-np.partition(-np.abs(z), k)[k])
+    level = float(np.sqrt(96) / 9 * t ** 1.5)
+    while HALF_LEVEL * level ** (2 / 3) < t: level = float(np.nextafter(level, np.inf))   # rounding must not let |z|_[k+1] through
+    return level
 
 @dataclass
 class L12Result:
@@ -263,7 +266,7 @@ class L12Result:
     history: np.ndarray  # J after each iteration (with λ = 0 under the k-sparse rule: the mean loss)
     n_iter: int
     status: str          # "converged", "max_iter" or "deadline"
-    lam_mu: float        # the last λμ_s
+    lam_mu: float        # the last level 2λμ_s of the operator
     step: float          # the last μ_s
 
 def l12_solve(K, y,               # (m, m) kernel matrix, (m,) labels ±1
@@ -294,7 +297,7 @@ def l12_solve(K, y,               # (m, m) kernel matrix, (m,) labels ±1
         if step == "adaptive": h *= 2.0
         while True:
             z = coef - h * ga; c_new = c - h * gc
-            lam_mu = k_sparse_level(z, k) if k is not None else lam_eff * h
+            lam_mu = k_sparse_level(z, k) if k is not None else 2.0 * lam_eff * h
             new = half_threshold(z, lam_mu)
             ell_new, ga_new, gc_new = loss_grad(new, c_new)
             d = np.r_[new - coef, c_new - c]
@@ -553,7 +556,7 @@ class L12KLR(_KernelExpansion):
 
     Per binary problem, minimises $J(\\tilde\\alpha, c) = \\frac1m\\sum_i\\log(1 + e^{-y_if(x_i)}) + \\lambda\\sum_j
     \\lvert\\tilde\\alpha_j\\rvert^{1/2}$, $f(x) = \\sum_j\\tilde\\alpha_jK(x_j, x) + c$, by the iteration
-    $\\tilde\\alpha\\leftarrow\\mathcal T_{\\lambda\\mu}(\\tilde\\alpha - \\mu\\nabla_{\\tilde\\alpha}\\ell)$, $c\\leftarrow c - \\mu\\nabla_c\\ell$, with λ set at each
+    $\\tilde\\alpha\\leftarrow\\mathcal T_{2\\lambda\\mu}(\\tilde\\alpha - \\mu\\nabla_{\\tilde\\alpha}\\ell)$, $c\\leftarrow c - \\mu\\nabla_c\\ell$, with λ set at each
     iteration by the k-sparse rule (exactly `k` non-zero coefficients) or fixed. $\\Pr(y = +1\\mid x) = \\sigma(f(x))$.
 
     Parameters
