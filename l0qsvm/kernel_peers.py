@@ -45,7 +45,7 @@ def ivm_objective(KI:np.ndarray,  # (m, |I|) the kernel columns of the import se
 class IRLS:
     "The quadratic model of $P_{\\mathcal I}$ at one point: what a Newton step and the candidate updates need."
     f: np.ndarray      # (m,) decision values f(x_i)
-    r: np.ndarray      # (m,) r_i = d g(−y_i f_i)/d f_i = −y_i σ(−y_i f_i)
+    r: np.ndarray      # (m,) ϱ_i = d g(−y_i f_i)/d f_i = −y_i σ(−y_i f_i)
     w: np.ndarray      # (m,) the diagonal of 𝒲, σ(f_i)(1 − σ(f_i))
     hessian: np.ndarray # ℋ, (|I| + 1, |I| + 1): coefficients first, c last
     H: tuple           # its Cholesky factor
@@ -61,7 +61,7 @@ def _cholesky(H):
     raise LinAlgError("the IRLS matrix is not positive definite")
 
 def irls_system(KI, KII, y, coef, c, C)->IRLS: # as `ivm_objective`
-    "$\\nabla P_{\\mathcal I}$, $\\mathcal H = CB^\\top\\mathcal WB + K_{\\mathcal I\\mathcal I}\\oplus0$ (factored) and the Newton step at $(\\tilde\\alpha_{\\mathcal I}, c)$."
+    "$\\nabla P_{\\mathcal I}$, $\\mathcal H = C\\hat K^\\top\\mathcal W\\hat K + K_{\\mathcal I\\mathcal I}\\oplus0$ (factored) and the Newton step $-\\Delta\\vartheta = \\mathcal H^{-1}\\nabla P_{\\mathcal I}$ at $\\vartheta = (\\tilde\\alpha_{\\mathcal I}, c)$."
     m, q = KI.shape
     f = KI @ coef + c
     r = -y * expit(-y * f)
@@ -222,7 +222,7 @@ def l12_objective(K:np.ndarray, # (m, m) kernel matrix
                   c:float,      # intercept
                   lam:float,    # λ
                  )->float:
-    "$J(\\tilde\\alpha, c) = \\tfrac1m\\sum_ig(-y_if(x_i)) + \\lambda\\sum_j\\lvert\\tilde\\alpha_j\\rvert^{1/2}$."
+    "$P_{1/2}(\\tilde\\alpha, c) = \\tfrac1m\\sum_ig(-y_if(x_i)) + \\lambda\\sum_j\\lvert\\tilde\\alpha_j\\rvert^{1/2}$."
     return float(np.mean(nll(-y * (K @ coef + c))) + lam * np.sum(np.sqrt(np.abs(coef))))
 
 # %% ../nbs/05c_sparse_kernel_peers.ipynb #c-half-code
@@ -231,7 +231,7 @@ HALF_LEVEL = 54 ** (1 / 3) / 4   # the threshold of T_λμ is HALF_LEVEL · (λ�
 def half_threshold(z,             # array-like: the points of the gradient step
                    lam_mu:float,  # λμ_s
                   )->np.ndarray:
-    "$\\mathcal T_{\\lambda\\mu_s}(z)$, the minimiser of $(a - z)^2 + \\lambda\\mu_s\\lvert a\\rvert^{1/2}$, elementwise."
+    "$\\mathcal T_{\\lambda\\mu_s}(\\tilde\\alpha^+_j)$, the minimiser over $\\tilde\\alpha_j$ of $(\\tilde\\alpha_j - \\tilde\\alpha^+_j)^2 + \\lambda\\mu_s\\lvert\\tilde\\alpha_j\\rvert^{1/2}$, elementwise."
     z = np.asarray(z, dtype=float)
     out = np.zeros_like(z)
     big = np.abs(z) > HALF_LEVEL * lam_mu ** (2 / 3)
@@ -242,7 +242,7 @@ def half_threshold(z,             # array-like: the points of the gradient step
 
 # %% ../nbs/05c_sparse_kernel_peers.ipynb #c-iter-code
 def lipschitz_bound(K:np.ndarray)->float: # (m, m) kernel matrix
-    "$L_g = (\\lVert K\\rVert_2^2 + m)/(4m)\\ge$ the Lipschitz constant of the gradient of the mean logistic loss in $(\\tilde\\alpha, c)$."
+    "$L_g = (\\lVert K\\rVert_2^2 + m)/(4m)\\ge$ the Lipschitz constant of the gradient of the mean loss $P_0$ in $(\\tilde\\alpha, c)$."
     from scipy.sparse.linalg import eigsh
     m = K.shape[0]
     norm = (float(abs(eigsh(K, k=1, which="LM", v0=np.ones(m), return_eigenvectors=False)[0])) if m > 2
@@ -251,7 +251,7 @@ def lipschitz_bound(K:np.ndarray)->float: # (m, m) kernel matrix
 
 def k_sparse_level(z:np.ndarray, # the gradient step of the coefficients
                    k:int)->float: # coefficients to keep
-    "The level $2\\lambda\\mu_s$ of the operator under the k-sparse rule, $\\tfrac{\\sqrt{96}}9\\lvert z\\rvert_{[k+1]}^{3/2}$ ($\\lvert z\\rvert_{[k+1]}$: the $(k+1)$-th largest $\\lvert z_j\\rvert$; 0 if $k\\ge$ len(z))."
+    "The level $2\\lambda\\mu_s$ of the operator under the k-sparse rule, $\\tfrac{\\sqrt{96}}9\\lvert\\tilde\\alpha^+\\rvert_{[k+1]}^{3/2}$ ($\\lvert\\tilde\\alpha^+\\rvert_{[k+1]}$: the $(k+1)$-th largest $\\lvert\\tilde\\alpha^+_j\\rvert$; 0 if $k\\ge$ len(z))."
     if k >= z.size: return 0.0
     t = float(-np.partition(-np.abs(z), k)[k])
     level = float(np.sqrt(96) / 9 * t ** 1.5)
@@ -263,7 +263,7 @@ class L12Result:
     "What `l12_solve` returns for one binary problem."
     coef: np.ndarray     # (m,) α̃
     c: float             # intercept
-    history: np.ndarray  # J after each iteration (with λ = 0 under the k-sparse rule: the mean loss)
+    history: np.ndarray  # P_1/2 after each iteration (with λ = 0 under the k-sparse rule: the mean loss)
     n_iter: int
     status: str          # "converged", "max_iter" or "deadline"
     lam_mu: float        # the last level 2λμ_s of the operator
@@ -274,11 +274,11 @@ def l12_solve(K, y,               # (m, m) kernel matrix, (m,) labels ±1
               lam=None,           # λ (fixed), used when k is None
               k=None,             # the k-sparse rule: keep k coefficients at each iteration
               step="adaptive",    # "adaptive" (backtracking, never below 0.99/L_g) or "lipschitz" (0.99/L_g)
-              tol:float=1e-6,     # stop when J changes by less than tol (relative) with the support unchanged
+              tol:float=1e-6,     # stop when P_1/2 changes by less than tol (relative) with the support unchanged
               max_iter:int=1000,
               deadline=None,      # time.perf_counter() value at which to stop
               L=None,             # L_g, if known
-              callback=None,      # callback(iteration, J)
+              callback=None,      # callback(iteration, P_1/2)
              )->L12Result:
     "The half-thresholding iteration of ℓ1/2-KLR, for a fixed λ or with the k-sparse rule."
     m = len(y)
@@ -554,9 +554,9 @@ class IVM(_KernelExpansion):
 class L12KLR(_KernelExpansion):
     """ℓ1/2-regularised kernel logistic regression (Xu, Peng & Jing 2013) by half thresholding; one-vs-rest.
 
-    Per binary problem, minimises $J(\\tilde\\alpha, c) = \\frac1m\\sum_i\\log(1 + e^{-y_if(x_i)}) + \\lambda\\sum_j
+    Per binary problem, minimises $P_{1/2}(\\tilde\\alpha, c) = \\frac1m\\sum_i\\log(1 + e^{-y_if(x_i)}) + \\lambda\\sum_j
     \\lvert\\tilde\\alpha_j\\rvert^{1/2}$, $f(x) = \\sum_j\\tilde\\alpha_jK(x_j, x) + c$, by the iteration
-    $\\tilde\\alpha\\leftarrow\\mathcal T_{2\\lambda\\mu}(\\tilde\\alpha - \\mu\\nabla_{\\tilde\\alpha}\\ell)$, $c\\leftarrow c - \\mu\\nabla_c\\ell$, with λ set at each
+    $\\tilde\\alpha\\leftarrow\\mathcal T_{2\\lambda\\mu_s}(\\tilde\\alpha - \\mu_s\\nabla_{\\tilde\\alpha}P_0)$, $c\\leftarrow c - \\mu_s\\nabla_cP_0$ ($P_0$ the mean loss), with λ set at each
     iteration by the k-sparse rule (exactly `k` non-zero coefficients) or fixed. $\\Pr(y = +1\\mid x) = \\sigma(f(x))$.
 
     Parameters
@@ -569,9 +569,9 @@ class L12KLR(_KernelExpansion):
     kernel, gamma, degree, coef0
         The kernel, as in `SparseKLR` (default RBF with `gamma="scale"`).
     step : {"adaptive", "lipschitz"}, default="adaptive"
-        The step μ: the constant 0.99/$L_g$ ($L_g = (\\lVert K\\rVert_2^2 + m)/(4m)$, below the inverse Lipschitz constant of the
+        The step $\\mu_s$: the constant 0.99/$L_g$ ($L_g = (\\lVert K\\rVert_2^2 + m)/(4m)$, below the inverse Lipschitz constant of the
         loss's gradient), or the adaptive step that doubles it and halves it back (never below 0.99/$L_g$) until the
-        quadratic-model inequality of the descent argument holds. Both decrease $J$ monotonically for a fixed λ.
+        quadratic-model inequality of the descent argument holds. Both decrease $P_{1/2}$ monotonically for a fixed λ.
     tol : float, default=1e-6
         Stop when the objective changes by less than `tol` (relative) in an iteration that keeps the support.
     max_iter : int, default=1000
