@@ -9,7 +9,7 @@ __all__ = ['COMPARISON_DATASETS', 'QUICK_COMPARISON', 'METHODS', 'CS', 'LAM_FRAC
            'comparison_rows', 'summarize_comparison', 'comparison_tables', 'format_comparison', 'plot_comparison',
            'reproduce_sklr']
 
-# %% ../nbs/05d_sklr_comparison.ipynb #e904b234
+# %% ../nbs/05d_sklr_comparison.ipynb #ce4da7e0
 import json
 import time
 import warnings
@@ -28,13 +28,13 @@ from .experiments import ResultStore, _parallel, paper_data, parallel_backend, p
 from .kernel_peers import IVM, L12KLR
 from .sklr_estimator import KLR, SparseKLR, fit_path
 
-# %% ../nbs/05d_sklr_comparison.ipynb #2a24ea0d
+# %% ../nbs/05d_sklr_comparison.ipynb #5a483f17
 COMPARISON_DATASETS = ("ionosphere", "sonar", "heart", "banknote", "wdbc", "pima", "australian", "german", "raisin",
                        "wholesale", "breast_cancer")
 QUICK_COMPARISON = ("breast_cancer",)          # ships with scikit-learn
 METHODS = {"svc": "SVC", "klr": "KLR", "sklr": "S-KLR", "ivm": "IVM", "l12klr": "ℓ1/2-KLR"}
 CS = (0.1, 1.0, 10.0, 100.0, 1000.0)           # C of SVC, KLR, S-KLR and IVM
-LAM_FRACTIONS = (0.0, *np.geomspace(1e-4, 1e-1, 7).round(12))   # S-KLR's λ / λ_P1: the fractions of `lambda_grid`
+LAM_FRACTIONS = (0.0, *(float(v) for v in np.geomspace(1e-4, 1e-1, 7).round(12)))   # S-KLR's λ / λ_P1: the fractions of `lambda_grid`
 K_FRACTIONS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.4)  # ℓ1/2-KLR's k / m
 QUICK_GRID = dict(C=(1.0, 10.0, 100.0), lam=(0.0, 1e-3, 1e-2, 1e-1), k=(0.02, 0.1, 0.4))
 SELECTION_SLACK = 0.01                          # validation accuracy given up for fewer kept points
@@ -62,7 +62,7 @@ def fraction_kept(est, m:int)->float:
     "The fraction of the m training points a fitted kernel classifier keeps (support vectors, import vectors, ...)."
     return float(est.support_.size / m)
 
-# %% ../nbs/05d_sklr_comparison.ipynb #6a10ffa4
+# %% ../nbs/05d_sklr_comparison.ipynb #25e56593
 def select_setting(val_accuracy, # validation accuracy of each setting
                    kept, # fraction of points each keeps
                    slack:float=SELECTION_SLACK)->int: # index of the chosen setting
@@ -73,7 +73,7 @@ def select_setting(val_accuracy, # validation accuracy of each setting
     near = np.flatnonzero(ok & (acc >= acc[ok].max() - slack - 1e-12))
     return int(min(near, key=lambda i: (kept[i], -acc[i], i)))
 
-# %% ../nbs/05d_sklr_comparison.ipynb #7eb4010b
+# %% ../nbs/05d_sklr_comparison.ipynb #8f884161
 def _quietly(fit):
     "Run fit() with one BLAS thread; (result, seconds, ConvergenceWarnings, error text)."
     with threadpool_limits(1), warnings.catch_warnings(record=True) as caught:
@@ -114,7 +114,7 @@ def refit_scores(method:str, setting:dict, Xfit, yfit, Xte, yte)->dict:
     return dict(test_accuracy=float(est.score(Xte, yte)), log_loss=float(log_loss(yte, proba, labels=est.classes_)),
                 kept=fraction_kept(est, len(yfit)), fit_seconds=seconds, warnings=n_warn, error="")
 
-# %% ../nbs/05d_sklr_comparison.ipynb #234fe5ec
+# %% ../nbs/05d_sklr_comparison.ipynb #af106cc0
 def comparison_fold(dataset:str, method:str, fold:int, # one cell of the comparison
                     n_folds:int=5, seed:int=0, quick:bool=False)->tuple: # (validation rows, the fold's row)
     "Tune `method` on the inner split of one outer fold (the splits of `protocol_splits`), refit the chosen setting, test it."
@@ -135,7 +135,7 @@ def comparison_fold(dataset:str, method:str, fold:int, # one cell of the compari
                n_train=len(part), n_test=len(test))
     return configs, row
 
-# %% ../nbs/05d_sklr_comparison.ipynb #ff3c64ab
+# %% ../nbs/05d_sklr_comparison.ipynb #a02963f2
 class ComparisonStore(ResultStore):
     "`ResultStore` with the comparison's own files, so that a folder may also hold a run of the paper's protocol."
     files = {"configs": "sklr-configs.csv", "folds": "sklr-folds.csv"}
@@ -179,7 +179,7 @@ def comparison_rows(store, # a ComparisonStore, or the folder of a run
     return folds.sort_values(["dataset", "model", "fold"], key=lambda s: s.map(order) if s.name != "fold" else s,
                              ignore_index=True)
 
-# %% ../nbs/05d_sklr_comparison.ipynb #7525ec9d
+# %% ../nbs/05d_sklr_comparison.ipynb #4c9a5f63
 def summarize_comparison(folds:pd.DataFrame # rows of run_comparison
                         )->pd.DataFrame: # index (dataset, method)
     "Per (data set, method): mean and std (ddof 0) test accuracy, mean log-loss, fraction kept and fit seconds."
@@ -208,7 +208,7 @@ def format_comparison(summary:pd.DataFrame, timings:bool=True)->str:
         blocks.append(f"{name}:\n" + t.to_string())
     return "\n\n".join(blocks)
 
-# %% ../nbs/05d_sklr_comparison.ipynb #9dd46faf
+# %% ../nbs/05d_sklr_comparison.ipynb #d3474b27
 def plot_comparison(summary:pd.DataFrame, # from summarize_comparison
                     ncols:int=4):
     "Test accuracy against the fraction of training points kept, one panel per data set, one marker per method."
@@ -232,7 +232,7 @@ def plot_comparison(summary:pd.DataFrame, # from summarize_comparison
     fig.tight_layout()
     return fig
 
-# %% ../nbs/05d_sklr_comparison.ipynb #7f693f94
+# %% ../nbs/05d_sklr_comparison.ipynb #1b129c7e
 def reproduce_sklr(args)->int:
     "Run `l0qsvm reproduce --paper sklr` from parsed arguments: the comparison of S-KLR with its peers; exit code."
     if args.scheduler and args.backend != "dask": args._parser.error("--scheduler needs --backend dask")
