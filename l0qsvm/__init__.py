@@ -15,3 +15,4 @@ from .sklr_estimator import SparseKLR, KLR, fit_path, BoxGapWarning
 from .kernel_peers import IVM, L12KLR
 from .experiments import (run_protocol, summarize, compare_with_paper, format_table, paper_table, paper_data,
                           paper_datasets, project_cost, parallel_backend, MODELS, ModelSpec, register_model)
+from .sklr_comparison import run_comparison, summarize_comparison, comparison_tables, plot_comparison
