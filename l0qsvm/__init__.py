@@ -11,6 +11,8 @@ from .penalty import fit_l0qsvm, penalty_decomposition, lu_zhang_certificate
 from .swap import swap_refine
 from .plotting import plot_decision_surface, plot_coefficients, plot_history, plot_accuracy_vs_k
 from .sklr import lambda_bound, lambda_grid, paper_start
-from .sklr_estimator import SparseKLR, KLR, fit_path
+from .sklr_estimator import SparseKLR, KLR, fit_path, BoxGapWarning
+from .kernel_peers import IVM, L12KLR
 from .experiments import (run_protocol, summarize, compare_with_paper, format_table, paper_table, paper_data,
                           paper_datasets, project_cost, parallel_backend, MODELS, ModelSpec, register_model)
+from .sklr_comparison import run_comparison, summarize_comparison, comparison_tables, plot_comparison

@@ -99,7 +99,7 @@ C_RANGE = (1e-2, 1e2)          # C of the kernel-free models (v2 section 4)
 SVM_C_RANGE = (1e-6, 1e3)      # C of the scikit-learn SVMs (v1 section 4)
 KERNEL_RANGE = (1e-6, 10.0)    # gamma and coef0 of the quadratic kernel (v1 section 4)
 LAMBDA_RANGE = (1e-3, 1e3)     # lambda of L1-QSVM (the authors' code; the paper gives none)
-KLR_LAMBDA_RANGE = (1e-3, 10.0) # lambda of S-KLR (chosen here: not a range of the L0-QSVM paper)
+KLR_LAMBDA_RANGE = (1e-4, 1e-1) # lambda of S-KLR over its bound lambda_bound (lam_scale="bound"; chosen here, as lambda_grid)
 
 def log_uniform(rng, low:float, high:float)->float:
     "One draw, log-uniform on [low, high]."
@@ -196,7 +196,7 @@ register_model("ls-l0-qsvm", ModelSpec("LS-L0-QSVM", lambda C, k: L0QSVM(k=k, C=
 register_model("l0-qsvm-swap", ModelSpec("L0-QSVM + swaps", lambda C, k: L0QSVM(k=k, C=C), draw_l0qsvm))   # the package's default
 register_model("ls-l0-qsvm-swap", ModelSpec("LS-L0-QSVM + swaps", lambda C, k: L0QSVM(k=k, C=C, loss="squared"), draw_l0qsvm))
 register_model("klr", ModelSpec("KLR", lambda C: KLR(C=C), draw_qsvm))                     # RBF kernel, gamma "scale"
-register_model("sklr", ModelSpec("S-KLR", lambda C, lam: SparseKLR(C=C, lam=lam), draw_sklr))
+register_model("sklr", ModelSpec("S-KLR", lambda C, lam: SparseKLR(C=C, lam=lam, lam_scale="bound"), draw_sklr))
 
 def draw_config(seed:int, dataset:str, model:str, fold:int, draw:int, n_features:int)->dict:
     "Configuration number `draw` of `model` for one fold of one data set."
@@ -473,7 +473,9 @@ def _dataset(text):
 
 def _model(text):
     import argparse
-    if text not in MODELS: raise argparse.ArgumentTypeError(f"unknown model {text!r}; choose from {list(MODELS)}")
+    from l0qsvm.sklr_comparison import METHODS as SKLR_METHODS
+    if text not in MODELS and text not in SKLR_METHODS:
+        raise argparse.ArgumentTypeError(f"unknown model {text!r}; choose from {list(MODELS)} (--paper sklr: {list(SKLR_METHODS)})")
     return text
 
 def add_reproduce_parser(subparsers # the `add_subparsers()` object of the l0qsvm parser
@@ -482,7 +484,7 @@ def add_reproduce_parser(subparsers # the `add_subparsers()` object of the l0qsv
     p = subparsers.add_parser("reproduce", help="run the paper's Table 1 protocol and print our table beside the paper's",
                               description="Reproduce Table 1 of the L0-QSVM paper: 5-fold stratified cross-validation, "
                                           "random search on a 3:1 train/validation split, refit, test.")
-    p.add_argument("--paper", choices=["v1", "v2"], default="v2", help="which version's Table 1 (default v2)")
+    p.add_argument("--paper", choices=["v1", "v2", "sklr"], default="v2", help="which version's Table 1 (default v2); sklr: S-KLR against its peers")
     p.add_argument("--datasets", nargs="+", type=_dataset, metavar="NAME", help="data sets (default: the paper's)")
     p.add_argument("--models", nargs="+", type=_model, metavar="KEY", help=f"models, of {list(MODELS)} (default: the paper's)")
     p.add_argument("--configs", type=_int_at_least(1), metavar="N", help=f"configurations per fold (default 100; --quick {QUICK_CONFIGS})")
@@ -499,6 +501,9 @@ def add_reproduce_parser(subparsers # the `add_subparsers()` object of the l0qsv
 
 def reproduce(args)->int:
     "Run `l0qsvm reproduce` from parsed arguments; print the table beside the paper's; exit code."
+    if args.paper == "sklr":                         # the S-KLR paper's comparison (05d_sklr_comparison)
+        from l0qsvm.sklr_comparison import reproduce_sklr
+        return reproduce_sklr(args)
     if args.scheduler and args.backend != "dask": args._parser.error("--scheduler needs --backend dask")
     datasets = args.datasets or (list(QUICK_DATASETS) if args.quick else paper_datasets(args.paper))
     models = args.models or PAPER_MODELS[args.paper]

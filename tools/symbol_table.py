@@ -71,7 +71,8 @@ GROUPS = [
           "01_features", r"n_\{\\rm\s*aff\}"),
         S(r"$z$, $d$", r"the penalised parameters $z = [\mathrm{hvec}(W); b]$; their number, $d = \tfrac{n(n+1)}2 + n$",
           "`z`, `z_`, `pack_surface`, `n_params`", "index", L + "z" + E, L + "d" + E),
-        S(r"$k$", r"the sparsity level: at most $k$ nonzero entries in $z$", "`k`", "index", L + "k" + E),
+        S(r"$k$", r"the sparsity level: at most $k$ nonzero entries in $z$ (in the k-sparse rule of $\ell_{1/2}$-KLR: exactly $k$ "
+          r"nonzero $\tilde\alpha_j$)", "`k`", "index", L + "k" + E),
         S(r"$r_i$", r"the features of $x_i$, with $z^\top r_i + c = f(x_i)$", "`quadratic_features(X)[i]`", "index",
           L + r"r_\{?i"),
         S(r"$s_i$, $r(x)$, $R$", r"the quadratic part of $r_i = [s_i; x_i]$, $s_i = \tfrac12D_n^\top(x_i\otimes x_i)$; the features "
@@ -96,8 +97,9 @@ GROUPS = [
           "`primal_objective`, `objective`", "02_subproblems", L + "F" + E),
         S(r"$F^\star$, $F^\star(\mathcal S)$", r"an optimal value of $F$; the optimal value with $z$ restricted to the support $\mathcal S$",
           "`support_fit(...).UB`", "02_subproblems", r"F\^\{?\\star"),
-        S(r"$\lambda$", r"the sparsity weight of a convex sparse model, larger for a sparser model: $\lambda\lVert w\rVert_1$ in "
-          r"$\ell_1$-QSVM (the paper's $\mathcal C_1$), $-\lambda\sum_i\alpha_i$ in the dual of S-KLR", "`lam`", "index",
+        S(r"$\lambda$", r"the sparsity weight of a sparse model, larger for a sparser model: $\lambda\lVert w\rVert_1$ in "
+          r"$\ell_1$-QSVM (the paper's $\mathcal C_1$), $-\lambda\sum_i\alpha_i$ in the dual of S-KLR, "
+          r"$\lambda\sum_j\lvert\tilde\alpha_j\rvert^{1/2}$ in $\ell_{1/2}$-KLR", "`lam`", "index",
           r"\\lambda" + E),
         S(r"$\rho$, $u$", r"the weight of the penalty $\tfrac\rho2\lVert z - u\rVert^2$ of Algorithm 1; the $k$-sparse point it "
           r"pulls $z$ towards", "`rho`, `u`", "02_subproblems", r"\\rho" + E, L + "u" + E),
@@ -191,6 +193,30 @@ GROUPS = [
           r"of Proposition 1", "`lambda_all_upper`, `lambda_bound`", "05_sklr", r"\\bar\s*\{?\\lambda", r"\\lambda_\{?P"),
         S(r"$Q^+_i$, $B_i$", r"$\sum_j\max(Q_{ij}, 0)$; the sums $\sum_j(\bar C - \alpha_j(0))y_jK_{ji}$ of the paper's printed bound",
           "`positive_row_sums`, `lambda_bound_printed`", "05_sklr", r"Q\^\{?\+", L + "B_"),
+    ]),
+    ("The import vector machine and ℓ1/2-KLR", [
+        S(r"$\mathcal I$", r"the import set of the IVM: the training points allowed a non-zero $\tilde\alpha_j$", "`imports`, `imports_`",
+          "05c_sparse_kernel_peers", r"\\mathcal\s*\{?I(?![A-Za-z])"),
+        S(r"$P_{\mathcal I}(\tilde\alpha, c)$", r"the KLR primal with $\tilde\alpha_j = 0$ off $\mathcal I$: "
+          r"$\tfrac12\tilde\alpha_{\mathcal I}^\top K_{\mathcal I\mathcal I}\tilde\alpha_{\mathcal I} + C\sum_ig(-y_if(x_i))$", "`ivm_objective`",
+          "05c_sparse_kernel_peers", r"P_\{?\\mathcal"),
+        S(r"$\lambda_{\mathrm{tb}}$", r"the weight of the regulariser of the IVM toolbox (Roscher et al.), $2/(Cm)$ for two classes",
+          "`lam_tb`", "05c_sparse_kernel_peers", r"\\lambda_\{?\\mathrm\s*\{tb"),
+        S(r"$\vartheta$, $\hat K$", r"the parameters $(\tilde\alpha_{\mathcal I}, c)$ of a kernel model, coefficients first; "
+          r"$[K_{:\mathcal I}\ \mathbf 1]$, so that $f = \hat K\vartheta$ on the training points", "`theta`, `B`", "05c_sparse_kernel_peers",
+          r"\\vartheta" + E, r"\\hat\s*\{?K"),
+        S(r"$\varrho_i$, $\mathcal W$", r"the derivative $-y_i\sigma(-y_if(x_i))$ of point $i$'s loss in $f(x_i)$; the Newton (IRLS) "
+          r"weights $\mathrm{diag}(\sigma(f(x_i))(1 - \sigma(f(x_i))))$", "`IRLS.r`, `IRLS.w`", "05c_sparse_kernel_peers",
+          r"\\varrho" + E, r"\\mathcal\s*\{?W"),
+        S(r"$\mathcal H$, $\mathbf v_l$", r"the Hessian of $P_{\mathcal I}$ in $\vartheta$; its new column when point $l$ joins $\mathcal I$",
+          "`IRLS.hessian`, `U`", "05c_sparse_kernel_peers", r"\\mathcal\s*\{?H", r"\\mathbf\s*\{?v"),
+        S(r"$P_{1/2}(\tilde\alpha, c)$, $P_0$", r"the $\ell_{1/2}$-KLR objective $P_0 + \lambda\sum_j\lvert\tilde\alpha_j\rvert^{1/2}$; its mean "
+          r"loss $\tfrac1m\sum_ig(-y_if(x_i))$", "`l12_objective`", "05c_sparse_kernel_peers", L + r"P_\{?[01]"),
+        S(r"$L_g$, $\mu_s$", r"a Lipschitz constant of the gradient of $P_0$; the step of the half-thresholding iteration",
+          "`lipschitz_bound`, `step`", "05c_sparse_kernel_peers", L + r"L_\{?g", r"\\mu_\{?s"),
+        S(r"$\tilde\alpha^+$, $\mathcal T$", r"the gradient step $\tilde\alpha - \mu_s\nabla_{\tilde\alpha}P_0$; the half-thresholding operator "
+          r"(Xu et al.'s $H$), $\mathcal T_{\lambda\mu_s}$ at the level $\lambda\mu_s$", "`z`, `half_threshold`", "05c_sparse_kernel_peers",
+          r"\\tilde\s*\{?\\alpha\}?\^\{?\+", r"\\mathcal\s*\{?T"),
     ]),
     ("Algorithm 1, the penalty decomposition", [
         S(r"$q_\rho(z, c, u)$", r"the penalty function $F(z, c) + \tfrac\rho2\lVert z - u\rVert^2$ of Algorithm 1", '`history["q"]`',
