@@ -13,4 +13,5 @@ from .plotting import plot_decision_surface, plot_coefficients, plot_history, pl
 from .sklr import lambda_bound, lambda_grid, paper_start
 from .sklr_estimator import SparseKLR, KLR, fit_path
 from .experiments import (run_protocol, summarize, compare_with_paper, format_table, paper_table, paper_data,
-                          paper_datasets, project_cost, parallel_backend, MODELS, ModelSpec, register_model)
+                          paper_datasets, project_cost, parallel_backend, MODELS, ModelSpec, register_model,
+                          ResultFileWarning)
