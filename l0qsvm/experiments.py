@@ -226,16 +226,19 @@ def protocol_splits(y, # labels (m,)
     return splits
 
 # %% ../nbs/12_experiments.ipynb #1a3a2230
-def _thread_lock_for_tqdm():
-    "In a worker process, give tqdm a thread lock before any bar is made (a killed worker leaves tqdm's default semaphore behind)."
-    import multiprocessing, threading
+def _prepare_worker():
+    "In a worker process: leave Ctrl-C to the parent, and give tqdm a thread lock (a killed worker leaves its semaphore behind)."
+    import multiprocessing, signal, threading
     from tqdm.std import tqdm
-    if multiprocessing.parent_process() is not None and not hasattr(tqdm, "_lock"): tqdm.set_lock(threading.RLock())
+    if multiprocessing.parent_process() is None: return                    # the main process: nothing to do
+    if threading.current_thread() is threading.main_thread():             # a process pool's worker (loky), not a thread
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if not hasattr(tqdm, "_lock"): tqdm.set_lock(threading.RLock())
 
 def _fit_score(model, X, y, fit_idx, eval_idx):
     "Fit a clone of `model` on X[fit_idx], return (fitted, accuracy on X[eval_idx], seconds, warnings, error)."
     from threadpoolctl import threadpool_limits
-    _thread_lock_for_tqdm()
+    _prepare_worker()
     est = clone(model)
     try:
         with threadpool_limits(1), warnings.catch_warnings(record=True) as caught:
@@ -382,7 +385,8 @@ def _read_result_file(path:Path, # configs.csv or folds.csv
     elif len(lines) == 1 and not clean_end and f"{header},checksum".startswith(first):
         return [], [1], True                                                 # cut inside its first line
     else:
-        raise ValueError(f"{path} is not a result file of l0qsvm's experiments: its first line is {first[:70]!r}, "
+        shown = repr(first[:60]) if first.isprintable() else "not text"
+        raise ValueError(f"{path} is not a result file of l0qsvm's experiments: its first line is {shown}, "
                          f"not {header + ',checksum'!r}; choose another output folder, or move the file away")
     rows, dropped, seen = [], [], set()
     for number, raw in enumerate(lines[1:], start=2):
@@ -671,6 +675,7 @@ def add_reproduce_parser(subparsers # the `add_subparsers()` object of the l0qsv
 def reproduce(args)->int:
     "Run `l0qsvm reproduce` from parsed arguments; print the table beside the paper's; exit code."
     if args.scheduler and args.backend != "dask": args._parser.error("--scheduler needs --backend dask")
+    _check_regular(Path(args.out) / f"summary-{args.paper}.csv")      # before the run, not after it
     cpus = os.cpu_count() or 1
     if args.jobs > cpus and not args.scheduler:      # a remote cluster may have more workers than this machine
         raise ValueError(f"--jobs {args.jobs}: this machine has {cpus} CPU(s); use 1 to {cpus}, or -1 for all of them")
