@@ -9,8 +9,8 @@ __all__ = ['PAPER_DATASETS', 'PAPER_NAMES', 'C_RANGE', 'SVM_C_RANGE', 'KERNEL_RA
            'draw_quad_kernel', 'draw_qsvm', 'draw_l1qsvm', 'draw_l0qsvm', 'draw_sklr', 'config_rng',
            'quadratic_kernel_surfaces', 'count_nonzero_parameters', 'ModelSpec', 'register_model', 'draw_config',
            'protocol_splits', 'validation_task', 'refit_task', 'select_best', 'ResultFileWarning', 'encode_row',
-           'decode_row', 'ResultStore', 'run_protocol', 'summarize', 'compare_with_paper', 'format_table',
-           'project_cost', 'parallel_backend', 'add_reproduce_parser', 'reproduce']
+           'decode_row', 'ResultStore', 'worker_count', 'run_protocol', 'summarize', 'compare_with_paper',
+           'format_table', 'project_cost', 'parallel_backend', 'add_reproduce_parser', 'reproduce']
 
 # %% ../nbs/12_experiments.ipynb #8e160d8b
 import contextlib
@@ -339,6 +339,10 @@ def _check_regular(path:Path):
         raise ValueError(f"{path} is a symbolic link (to {os.readlink(path)}): the files of a run are regular files inside "
                          "its folder; remove the link, or choose another output folder")
     if path.exists() and not path.is_file(): raise ValueError(f"{path} is not a regular file: choose another output folder")
+    if path.exists() and path.stat().st_nlink > 1:       # a hard link: appended rows would change its other names too
+        raise ValueError(f"{path} has {path.stat().st_nlink} hard links, so rows appended to it would land in the other "
+                         "names of the file too; give it a copy of its own (cp FILE COPY && mv COPY FILE), or choose "
+                         "another output folder")
 
 def _prepare_folder(out:Path):
     "Create the output folder, or say in one sentence why it cannot be used (a file, below a file, not writable)."
@@ -358,10 +362,21 @@ def _prepare_folder(out:Path):
 def _write_atomic(path:Path, text:str):
     "Replace `path` by a file holding `text`: a crash leaves the old file or the new one, never a part."
     _check_regular(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8", newline="") as f:
-        f.write(text); f.flush(); os.fsync(f.fileno())
-    os.replace(tmp, path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")   # a new file, never a link
+    try:
+        with open(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text); f.flush(); os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())          # as open() would have made it
+        os.replace(tmp, path)
+    except BaseException as e:
+        with contextlib.suppress(OSError): os.unlink(tmp)
+        if isinstance(e, OSError) and e.filename is None: raise OSError(e.errno, e.strerror, str(path)) from None
+        raise
+
+def _umask()->int:
+    "The process's umask (read by setting it and setting it back)."
+    mask = os.umask(0o022); os.umask(mask)
+    return mask
 
 def _append(path:Path, text:str):
     "Append `text` with one write call (a row is whole or cut, never mixed with another), refusing a symbolic link."
@@ -369,6 +384,8 @@ def _append(path:Path, text:str):
     try:
         data = text.encode()
         while data: data = data[os.write(fd, data):]
+    except OSError as e:                               # a full disk, say: name the file (os.write does not)
+        raise OSError(e.errno, e.strerror, str(path)) from None
     finally:
         os.close(fd)
 
@@ -460,12 +477,26 @@ class ResultStore:
         return {(r["dataset"], r["model"], int(r["fold"]), int(r[last])) for r in self.rows[kind]}
 
 # %% ../nbs/12_experiments.ipynb #ada5d364
+def worker_count(n_jobs, # joblib's n_jobs: None (the backend's default), -1 (all CPUs) or a number of workers
+                 n_tasks:int # the tasks to run
+                )->int: # the workers to start: at least 1, at most n_tasks and, on this machine, at most its CPUs
+    "How many workers `run_protocol` starts for `n_tasks` tasks under the active joblib backend."
+    from joblib import cpu_count, effective_n_jobs
+    from joblib.parallel import get_active_backend
+    from joblib._parallel_backends import LokyBackend, MultiprocessingBackend, ThreadingBackend
+    n = max(1, min(effective_n_jobs(n_jobs), n_tasks))
+    local = isinstance(get_active_backend()[0], (LokyBackend, MultiprocessingBackend, ThreadingBackend))
+    if local and n > cpu_count():             # a dask cluster may have more workers than this machine has CPUs
+        warnings.warn(f"n_jobs={n_jobs}: this machine has {cpu_count()} CPU(s); starting {cpu_count()} workers, "
+                      "not one per task (each worker holds a copy of the data)", UserWarning, stacklevel=3)
+        n = cpu_count()
+    return n
+
 def _parallel(tasks, n_jobs, desc, progress):
-    "Run delayed tasks, yielding results as they arrive (never more workers than tasks)."
-    from joblib import Parallel, effective_n_jobs
+    "Run delayed tasks, yielding results as they arrive (never more workers than tasks, nor than CPUs on this machine)."
+    from joblib import Parallel
     if not tasks: return
-    n_jobs = max(1, min(effective_n_jobs(n_jobs), len(tasks)))
-    results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
+    results = Parallel(n_jobs=worker_count(n_jobs, len(tasks)), return_as="generator_unordered")(tasks)
     if progress:
         from tqdm.auto import tqdm
         results = tqdm(results, total=len(tasks), desc=desc, unit="fit", smoothing=0.05)
@@ -589,7 +620,7 @@ def parallel_backend(backend:str="loky", # one of BACKENDS
                      n_workers:int|None=None # local dask cluster size (default: the CPU count)
                     ):
     "Make `backend` joblib's backend for the block; for dask, connect to (or start) a cluster first."
-    from joblib import parallel_config
+    from joblib import cpu_count, parallel_config
     if backend not in BACKENDS: raise ValueError(f"unknown backend {backend!r}; choose one of {BACKENDS}")
     if backend != "dask":
         if scheduler: raise ValueError("a scheduler address needs backend='dask'")
@@ -607,7 +638,7 @@ def parallel_backend(backend:str="loky", # one of BACKENDS
                 raise ConnectionError(f"no dask scheduler answers at {scheduler} within {SCHEDULER_TIMEOUT:g} s "
                                       f"({type(e).__name__}: {e})") from None
         else:
-            cluster = stack.enter_context(LocalCluster(n_workers=n_workers or os.cpu_count() or 1, threads_per_worker=1,
+            cluster = stack.enter_context(LocalCluster(n_workers=n_workers or cpu_count(), threads_per_worker=1,
                                                        processes=True, dashboard_address=None))
             client = stack.enter_context(Client(cluster))
         stack.enter_context(parallel_config(backend="dask"))
@@ -627,6 +658,11 @@ def _int_at_least(low):
         if v < low: raise argparse.ArgumentTypeError(f"must be at least {low}, got {v}")
         return v
     return parse
+
+def _cpu_count()->int:
+    "The CPUs this process may use (joblib's count: affinity and container limits included)."
+    from joblib import cpu_count
+    return cpu_count()
 
 def _jobs(text):
     import argparse
@@ -675,10 +711,11 @@ def add_reproduce_parser(subparsers # the `add_subparsers()` object of the l0qsv
 def reproduce(args)->int:
     "Run `l0qsvm reproduce` from parsed arguments; print the table beside the paper's; exit code."
     if args.scheduler and args.backend != "dask": args._parser.error("--scheduler needs --backend dask")
-    _check_regular(Path(args.out) / f"summary-{args.paper}.csv")      # before the run, not after it
-    cpus = os.cpu_count() or 1
+    cpus = _cpu_count()
     if args.jobs > cpus and not args.scheduler:      # a remote cluster may have more workers than this machine
         raise ValueError(f"--jobs {args.jobs}: this machine has {cpus} CPU(s); use 1 to {cpus}, or -1 for all of them")
+    _prepare_folder(Path(args.out))                                  # the folder's problems, named before the run
+    _check_regular(Path(args.out) / f"summary-{args.paper}.csv")      # a link the summary would follow, likewise
     datasets = args.datasets or (list(QUICK_DATASETS) if args.quick else paper_datasets(args.paper))
     models = args.models or PAPER_MODELS[args.paper]
     n_configs = args.configs or (QUICK_CONFIGS if args.quick else 100)

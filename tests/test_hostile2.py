@@ -161,23 +161,59 @@ def test_colliding_feature_names_lose_no_term(columns):
     assert [part.split("·", 1)[1] for part in parts[:nonzero]] == est.term_names_          # each term in the equation
 
 
-# 6. `--jobs 1000` on a 2-task run started 157 workers (3.9 GB) and ran no task.
-def test_jobs_is_bounded_by_the_cpus(tmp_path, capsys):
+# 6. `--jobs 1000` on a 2-task run started 157 workers (3.9 GB) and ran no task. No test below may start more than 2
+#    workers even if the bound breaks: `at_most_two_workers` refuses a larger joblib.Parallel before it starts any.
+@pytest.fixture(autouse=True)
+def at_most_two_workers(monkeypatch):
+    import joblib
+    real = joblib.Parallel
+    class Guarded(real):
+        def __init__(self, n_jobs=None, **kw):
+            n = joblib.effective_n_jobs(n_jobs)
+            if n > 2: raise AssertionError(f"a test asked joblib for {n} workers (at most 2 here)")
+            super().__init__(n_jobs=n_jobs, **kw)
+    monkeypatch.setattr(joblib, "Parallel", Guarded)
+
+
+@pytest.mark.skipif(__import__("joblib").cpu_count() >= 1000, reason="a machine with 1000 CPUs")
+def test_jobs_is_bounded_by_the_cpus(tmp_path, capsys, monkeypatch):
+    import joblib
+    import l0qsvm.experiments as ex
+    def no_run(*a, **kw): raise AssertionError("the run started")
+    monkeypatch.setattr(ex, "run_protocol", no_run)                                      # refused before any work
     code = main(["reproduce", "--quick", "--quiet", "--jobs", "1000", "--out", str(tmp_path / "out")])
     err = capsys.readouterr().err
-    assert code == 2 and err.startswith("l0qsvm reproduce: error: --jobs 1000: this machine has") and err.count("\n") == 1
-    assert not (tmp_path / "out").exists()                                                # refused before any work
+    assert code == 2 and err == (f"l0qsvm reproduce: error: --jobs 1000: this machine has {joblib.cpu_count()} CPU(s); "
+                                 f"use 1 to {joblib.cpu_count()}, or -1 for all of them\n")
+    assert not (tmp_path / "out").exists()
 
 
-def test_run_protocol_starts_no_more_workers_than_tasks(monkeypatch, tmp_path):
+@pytest.mark.parametrize("backend", ["loky", "threading", "sequential"])
+def test_worker_count_is_at_most_the_tasks_and_the_cpus(backend):
+    import joblib
+    from l0qsvm.experiments import worker_count
+    cpus = 1 if backend == "sequential" else joblib.cpu_count()
+    with joblib.parallel_config(backend=backend), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = [worker_count(1000, 2), worker_count(-1, 10**6), worker_count(None, 10**6), worker_count(1000, 10**6),
+               worker_count(10**9, 10**9)]
+    assert got == [min(2, cpus), cpus, 1, cpus, cpus]                       # n_jobs=None: the backend's default, 1
+    messages = [str(w.message) for w in caught]
+    expected = [f"n_jobs={n}: this machine has {cpus} CPU(s); starting {cpus} workers" for n in (1000, 10**9)]
+    if backend == "sequential": assert messages == []
+    else: assert [m.split(", not")[0] for m in messages[-2:]] == expected     # the two asks beyond the CPUs
+
+
+def test_run_protocol_starts_no_more_workers_than_tasks(monkeypatch):
+    "The workers run_protocol asks joblib for (recorded; the fits themselves run in this process)."
     import joblib
     asked = []
     class Recording(joblib.Parallel):
         def __init__(self, n_jobs=None, **kw):
-            asked.append(n_jobs); super().__init__(n_jobs=n_jobs, **kw)
+            asked.append(n_jobs); super().__init__(n_jobs=1, **kw)
     monkeypatch.setattr(joblib, "Parallel", Recording)
     run_protocol(["iris"], ["qsvm"], n_configs=1, n_folds=2, seed=0, n_jobs=1000)
-    assert asked == [2, 2]                                     # 2 validation fits, then 2 refits
+    assert asked == [min(2, joblib.cpu_count())] * 2                                      # 2 validation fits, then 2 refits
 
 
 # 7. Raw tracebacks or unnamed files from the command line.
@@ -199,15 +235,33 @@ def test_out_that_is_a_file_or_below_a_file(tmp_path, capsys):
     assert f"{f / 'run'}: {f} is a file, not a folder" in one_line_error(reproduce(f / "run"), capsys)
 
 
-@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root writes in a read-only folder")
-@pytest.mark.parametrize("mode, where", [(0o500, "."), (0o000, "run")])
-def test_out_read_only_or_forbidden(tmp_path, capsys, mode, where):
-    d = tmp_path / "locked"; d.mkdir(); d.chmod(mode)
+def as_nobody(argv):
+    "Run the command in a child process as the user nobody (root may write in any folder): (exit code, stderr)."
+    setpriv = shutil.which("setpriv")
+    if not setpriv: pytest.skip("root writes in any folder, and setpriv (to run as another user) is missing")
+    p = subprocess.run([setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c",
+                        "import sys; from l0qsvm.cli import main; sys.exit(main())", *argv],
+                       capture_output=True, text=True, timeout=120, env={**os.environ, "HOME": tempfile.gettempdir()})
+    return p.returncode, p.stderr
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+@pytest.mark.parametrize("mode, below, message", [
+    (0o555, False, "{out}: cannot write in this output folder (Permission denied)"),
+    (0o000, True, "{out}: cannot use this output folder (Permission denied: {out})")])
+def test_out_read_only_or_forbidden(capsys, mode, below, message):
+    base = Path(tempfile.mkdtemp(prefix="h24-perm-")); base.chmod(0o755)              # others may enter `base`
+    d = base / "locked"; d.mkdir(); d.chmod(mode)
+    out = d / "run" if below else d
     try:
-        err = one_line_error(reproduce(d / where if where != "." else d), capsys)
+        if os.geteuid() != 0: err = one_line_error(reproduce(out), capsys)
+        else:
+            code, err = as_nobody(reproduce(out))
+            assert code == 2 and err.count("\n") == 1 and err.startswith("l0qsvm reproduce: error: "), err
     finally:
-        d.chmod(0o700)
-    assert str(d) in err and ("Permission denied" in err)
+        d.chmod(0o700); shutil.rmtree(base)
+    assert message.format(out=out) in err, err
+    assert not (d / "run").exists()
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's /proc and /sys")
@@ -241,6 +295,28 @@ def test_unrelated_or_corrupt_files_are_named(tmp_path, capsys, name, content, m
 def test_result_files_without_run_json_are_refused(tmp_path, capsys):
     (tmp_path / "folds.csv").write_text("dataset\n")
     assert "holds result files but no run.json" in one_line_error(reproduce(tmp_path), capsys)
+
+
+def test_a_full_disk_names_the_file_and_the_next_run_recovers(whole, tmp_path, capsys, monkeypatch):
+    "The disk fills in the middle of a row (a short write, then ENOSPC): one line naming configs.csv; the rerun repairs."
+    import errno
+    import l0qsvm.experiments as ex
+    calls = []
+    class FullDisk:
+        def __getattr__(self, name): return getattr(os, name)
+        def write(self, fd, data):
+            calls.append(len(data))
+            if len(calls) == 4: return os.write(fd, data[:len(data) // 2])             # the 4th row: half of it fits
+            if len(calls) > 4: raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            return os.write(fd, data)
+    out = tmp_path / "run"
+    monkeypatch.setattr(ex, "os", FullDisk())
+    err = one_line_error(reproduce(out, "--datasets", "iris", "--configs", "3"), capsys)
+    monkeypatch.undo()
+    assert err == f"l0qsvm reproduce: error: {out / 'configs.csv'}: No space left on device\n"
+    with pytest.warns(ResultFileWarning, match=r"configs.csv: 1 incomplete or damaged row\(s\) left out \(line\(s\) 5\)"):
+        run(out)
+    pd.testing.assert_frame_equal(table(out / "folds.csv", FOLD_KEYS), table(whole[0] / "folds.csv", FOLD_KEYS))
 
 
 def test_demo_with_an_extreme_C_is_a_usage_error(capsys):
@@ -356,3 +432,14 @@ def test_symbolic_links_among_the_result_files_are_refused(tmp_path, capsys, nam
     assert f"{out / name} is a symbolic link (to {target})" in err
     assert target.read_text() == "someone else's file\n"
     assert not (out / "configs.csv").exists() or (out / "configs.csv").is_symlink()          # no work was done
+
+
+def test_a_hard_linked_result_file_is_refused(whole, tmp_path, capsys):
+    "A configs.csv with another name elsewhere (a backup made with hard links): appending would change the backup."
+    out = tmp_path / "out"; out.mkdir()
+    shutil.copy(whole[0] / "run.json", out / "run.json")
+    backup = tmp_path / "backup.csv"; backup.write_bytes(whole[1][:whole[1].index(b"\n") + 1])    # the header only
+    os.link(backup, out / "configs.csv")
+    err = one_line_error(reproduce(out, "--datasets", "iris", "--configs", "3"), capsys)
+    assert f"{out / 'configs.csv'} has 2 hard links" in err
+    assert backup.read_bytes() == whole[1][:whole[1].index(b"\n") + 1]
