@@ -24,7 +24,8 @@ from tqdm.auto import tqdm
 
 from .estimators import L0QSVM, L1QSVM, roundoff_zeros
 from .features import quadratic_features, gram_matrix
-from .multiclass import encode_labels, ovr_targets, ovr_decision, ovr_predict, check_label_types, check_feature_scales
+from .multiclass import (encode_labels, ovr_targets, ovr_decision, ovr_predict, check_label_types, check_feature_scales,
+                               check_quadratic_range)
 from .penalty import penalty_decomposition
 from .subproblems import QuadraticFit, primal_objective, best_intercept, blas_threads, solve_l1qsvm
 from .swap import swap_refine, screen_terms, _squared_parts
@@ -138,6 +139,8 @@ def cv_results(params:list, # the cells' parameter dicts, in cv_results_ order
     S = np.stack([f["score"].ravel() for f in folds], axis=1)
     for j in range(S.shape[1]): out[f"split{j}_test_score"] = S[:, j]
     mean = np.average(S, axis=1)
+    if not np.isfinite(mean).all():                                  # GridSearchCV's warning, word for word
+        warnings.warn(f"One or more of the test scores are non-finite: {mean}", category=UserWarning)
     out["mean_test_score"], out["std_test_score"] = mean, np.sqrt(np.average((S - mean[:, None])**2, axis=1))
     ranked = np.where(np.isnan(mean), np.nanmin(mean) - 1 if np.isfinite(mean).any() else 0, mean)
     out["rank_test_score"] = rankdata(-ranked, method="min").astype(np.int32)
@@ -158,6 +161,11 @@ def select_cell(mean, std, # mean and std of the validation scores per cell
     return int(sparsest[np.argmax(mean[sparsest])])
 
 # %% ../nbs/09_cv.ipynb #c951f9ee
+def _refuse_booleans(name, values):
+    "`ValueError` if a grid holds booleans (numpy would read `[True, 2]` as `[1, 2]`), as `L0QSVM(k=True)` is refused."
+    if any(isinstance(v, (bool, np.bool_)) for v in np.asarray(values, dtype=object).ravel()):
+        raise ValueError(f"{name} must hold numbers, not booleans; got {values!r}")
+
 class _QuadraticSurfaceCV(ClassifierMixin, BaseEstimator):
     """Base class of `L0QSVMCV` and `L1QSVMCV`: folds in parallel, `cv_results_`, the selection rule and the refit.
 
@@ -178,6 +186,7 @@ class _QuadraticSurfaceCV(ClassifierMixin, BaseEstimator):
 
     def _Cs(self):
         if isinstance(self.Cs, Integral) and not isinstance(self.Cs, bool): return np.logspace(-2, 3, self.Cs)
+        _refuse_booleans("Cs", self.Cs)
         Cs = np.asarray(self.Cs, dtype=float).ravel()
         if Cs.size == 0 or not np.all(np.isfinite(Cs) & (Cs > 0)):
             raise ValueError(f"Cs must be a positive int or a non-empty list of finite values > 0; got {self.Cs!r}")
@@ -206,6 +215,7 @@ class _QuadraticSurfaceCV(ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_idx = encode_labels(y)
         name = type(self).__name__
+        check_quadratic_range(X, estimator=name)
         check_feature_scales(X, estimator=name, feature_names=getattr(self, "feature_names_in_", None), stacklevel=4)
         Cs, grid = self._Cs(), self._grid(X.shape[1])
         cv = check_cv(self.cv, y, classifier=True)
@@ -393,6 +403,7 @@ class L0QSVMCV(_QuadraticSurfaceCV):
     def _grid(self, n):
         d = n * (n + 3) // 2
         if self.ks is None: return list(range(1, min(2 * n, d) + 1))
+        _refuse_booleans("ks", self.ks)
         ks = np.asarray(self.ks).ravel()
         if ks.size == 0 or ks.dtype.kind not in "iu" or ks.min() < 1:
             raise ValueError(f"ks must be a non-empty list of integers >= 1 (sparsity levels), got {self.ks!r}")
@@ -458,6 +469,7 @@ class L1QSVMCV(_QuadraticSurfaceCV):
     def _grid(self, n):
         if isinstance(self.lams, bool): raise ValueError(f"lams must be an int or a list of values, not a bool")
         if isinstance(self.lams, Integral): return [float(v) for v in np.logspace(-2, 2, self.lams)]
+        _refuse_booleans("lams", self.lams)
         lams = np.asarray(self.lams, dtype=float).ravel()
         if lams.size == 0 or not np.all(np.isfinite(lams) & (lams >= 0)):
             raise ValueError(f"lams must be a positive int or a non-empty list of finite values >= 0; got {self.lams!r}")

@@ -4,16 +4,22 @@
 
 # %% auto #0
 __all__ = ['PAPER_DATASETS', 'PAPER_NAMES', 'C_RANGE', 'SVM_C_RANGE', 'KERNEL_RANGE', 'LAMBDA_RANGE', 'KLR_LAMBDA_RANGE',
-           'MODELS', 'SVC_MAX_ITER', 'BACKENDS', 'QUICK_DATASETS', 'QUICK_CONFIGS', 'PAPER_MODELS', 'paper_table',
-           'paper_datasets', 'paper_data', 'log_uniform', 'draw_svm', 'draw_quad_kernel', 'draw_qsvm', 'draw_l1qsvm',
-           'draw_l0qsvm', 'draw_sklr', 'config_rng', 'quadratic_kernel_surfaces', 'count_nonzero_parameters',
-           'ModelSpec', 'register_model', 'draw_config', 'protocol_splits', 'validation_task', 'refit_task',
-           'select_best', 'ResultStore', 'run_protocol', 'summarize', 'compare_with_paper', 'format_table',
-           'project_cost', 'parallel_backend', 'add_reproduce_parser', 'reproduce']
+           'MODELS', 'SVC_MAX_ITER', 'RESULT_COLUMNS', 'BACKENDS', 'SCHEDULER_TIMEOUT', 'QUICK_DATASETS',
+           'QUICK_CONFIGS', 'PAPER_MODELS', 'paper_table', 'paper_datasets', 'paper_data', 'log_uniform', 'draw_svm',
+           'draw_quad_kernel', 'draw_qsvm', 'draw_l1qsvm', 'draw_l0qsvm', 'draw_sklr', 'config_rng',
+           'quadratic_kernel_surfaces', 'count_nonzero_parameters', 'ModelSpec', 'register_model', 'draw_config',
+           'protocol_splits', 'validation_task', 'refit_task', 'select_best', 'ResultFileWarning', 'encode_row',
+           'decode_row', 'ResultStore', 'worker_count', 'run_protocol', 'summarize', 'compare_with_paper',
+           'format_table', 'project_cost', 'parallel_backend', 'add_reproduce_parser', 'reproduce']
 
 # %% ../nbs/12_experiments.ipynb #8e160d8b
 import contextlib
+import csv
+import io
 import json
+import os
+import re
+import tempfile
 import time
 import warnings
 import zlib
@@ -220,9 +226,19 @@ def protocol_splits(y, # labels (m,)
     return splits
 
 # %% ../nbs/12_experiments.ipynb #1a3a2230
+def _prepare_worker():
+    "In a worker process: leave Ctrl-C to the parent, and give tqdm a thread lock (a killed worker leaves its semaphore behind)."
+    import multiprocessing, signal, threading
+    from tqdm.std import tqdm
+    if multiprocessing.parent_process() is None: return                    # the main process: nothing to do
+    if threading.current_thread() is threading.main_thread():             # a process pool's worker (loky), not a thread
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if not hasattr(tqdm, "_lock"): tqdm.set_lock(threading.RLock())
+
 def _fit_score(model, X, y, fit_idx, eval_idx):
     "Fit a clone of `model` on X[fit_idx], return (fitted, accuracy on X[eval_idx], seconds, warnings, error)."
     from threadpoolctl import threadpool_limits
+    _prepare_worker()
     est = clone(model)
     try:
         with threadpool_limits(1), warnings.catch_warnings(record=True) as caught:
@@ -232,7 +248,7 @@ def _fit_score(model, X, y, fit_idx, eval_idx):
             seconds = time.perf_counter() - t0
             accuracy = float(np.mean(est.predict(X[eval_idx]) == y[eval_idx]))
     except Exception as e:  # a failed configuration is a result, not the end of the run
-        return None, float("nan"), float("nan"), 0, f"{type(e).__name__}: {e}"[:300]
+        return None, float("nan"), float("nan"), 0, " ".join(f"{type(e).__name__}: {e}".split())[:300]
     n_warn = sum(issubclass(w.category, ConvergenceWarning) for w in caught)
     return est, accuracy, seconds, n_warn, ""
 
@@ -264,8 +280,143 @@ def select_best(rows:pd.DataFrame, # validation rows of one (data set, model, fo
     return r.iloc[int(np.argmax(r.val_accuracy.fillna(-np.inf).to_numpy()))].to_dict()
 
 # %% ../nbs/12_experiments.ipynb #92b5a1a9
+RESULT_COLUMNS = {   # the cells of one row of each result file, in file order, and their types
+    "configs": {"dataset": str, "model": str, "fold": int, "config": int, "params": dict, "val_accuracy": float,
+                "seconds": float, "warnings": int, "error": str},
+    "folds": {"dataset": str, "model": str, "fold": int, "n_configs": int, "best_config": int, "params": dict,
+              "val_accuracy": float, "test_accuracy": float, "nonzero": int, "parameters": int, "fit_seconds": float,
+              "warnings": int, "error": str, "n_train": int, "n_test": int}}
+
+class ResultFileWarning(UserWarning):
+    "A result file held rows cut or damaged by a crash: they were dropped, and their fits run again."
+
+def encode_row(row:dict, # one result, with exactly the keys of `columns`
+               columns:dict # RESULT_COLUMNS[kind]
+              )->str: # one line of CSV: the cells, then their CRC-32 in 8 hex digits, then a newline
+    "One row as one line of a result file, ending in the checksum of the cells before it."
+    if list(row) != list(columns): raise ValueError(f"a row needs the cells {list(columns)}, got {list(row)}")
+    cells = []
+    for name, kind in columns.items():
+        v = row[name]
+        if kind is float: cells.append("" if np.isnan(v) else repr(float(v)))     # repr: the shortest exact text
+        elif kind is int: cells.append(str(int(v)))
+        else: cells.append(" ".join(str(v).splitlines()))                       # one physical line per row
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="").writerow(cells)
+    text = buf.getvalue()
+    return f"{text},{zlib.crc32(text.encode()):08x}\n"
+
+_CHECKED = re.compile(r"(.*),([0-9a-f]{8})", re.DOTALL)
+
+def decode_row(line:str, # one line of a result file, without its newline
+               columns:dict, # RESULT_COLUMNS[kind]
+               checked:bool=True # the line ends in its checksum (False: a file written before checksums)
+              )->dict|None: # the row, or None if the line is cut or damaged
+    "The row of one line of a result file, or None unless its checksum, its number of cells and every cell's type are right."
+    if checked:
+        m = _CHECKED.fullmatch(line)
+        if m is None or int(m[2], 16) != zlib.crc32(m[1].encode()): return None
+        line = m[1]
+    try: cells = next(csv.reader([line], strict=True))
+    except (csv.Error, StopIteration): return None
+    if len(cells) != len(columns): return None
+    row = {}
+    try:
+        for (name, kind), text in zip(columns.items(), cells):
+            if kind is float: row[name] = float(text) if text != "" else float("nan")
+            elif kind is int: row[name] = int(text)
+            elif kind is dict:
+                if not isinstance(json.loads(text), dict): return None
+                row[name] = text                                   # kept as its JSON text, as the tasks write it
+            else: row[name] = text
+    except ValueError: return None
+    return row
+
+# %% ../nbs/12_experiments.ipynb #e4267a18
+def _check_regular(path:Path):
+    "Refuse a result file that is a symbolic link or not a regular file (rows must not land outside the folder)."
+    if path.is_symlink():
+        raise ValueError(f"{path} is a symbolic link (to {os.readlink(path)}): the files of a run are regular files inside "
+                         "its folder; remove the link, or choose another output folder")
+    if path.exists() and not path.is_file(): raise ValueError(f"{path} is not a regular file: choose another output folder")
+    if path.exists() and path.stat().st_nlink > 1:       # a hard link: appended rows would change its other names too
+        raise ValueError(f"{path} has {path.stat().st_nlink} hard links, so rows appended to it would land in the other "
+                         "names of the file too; give it a copy of its own (cp FILE COPY && mv COPY FILE), or choose "
+                         "another output folder")
+
+def _prepare_folder(out:Path):
+    "Create the output folder, or say in one sentence why it cannot be used (a file, below a file, not writable)."
+    try:
+        first = next(p for p in (out, *out.parents) if p.exists() or p.is_symlink())
+    except OSError as e:
+        raise PermissionError(f"{out}: cannot use this output folder ({e.strerror}: {e.filename})") from None
+    if not first.is_dir():
+        raise NotADirectoryError(f"{out} is a file, not a folder" if first == out else
+                                 f"{out}: {first} is a file, not a folder, so no folder can be made below it")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=out).close()                            # can we write there?
+    except OSError as e:
+        raise PermissionError(f"{out}: cannot write in this output folder ({e.strerror})") from None
+
+def _write_atomic(path:Path, text:str):
+    "Replace `path` by a file holding `text`: a crash leaves the old file or the new one, never a part."
+    _check_regular(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")   # a new file, never a link
+    try:
+        with open(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text); f.flush(); os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())          # as open() would have made it
+        os.replace(tmp, path)
+    except BaseException as e:
+        with contextlib.suppress(OSError): os.unlink(tmp)
+        if isinstance(e, OSError) and e.filename is None: raise OSError(e.errno, e.strerror, str(path)) from None
+        raise
+
+def _umask()->int:
+    "The process's umask (read by setting it and setting it back)."
+    mask = os.umask(0o022); os.umask(mask)
+    return mask
+
+def _append(path:Path, text:str):
+    "Append `text` with one write call (a row is whole or cut, never mixed with another), refusing a symbolic link."
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    try:
+        data = text.encode()
+        while data: data = data[os.write(fd, data):]
+    except OSError as e:                               # a full disk, say: name the file (os.write does not)
+        raise OSError(e.errno, e.strerror, str(path)) from None
+    finally:
+        os.close(fd)
+
+def _read_result_file(path:Path, # configs.csv or folds.csv
+                      columns:dict # RESULT_COLUMNS[kind]
+                     )->tuple: # (rows, line numbers of the rows dropped, whether the file must be rewritten)
+    "The whole rows of a result file; cut, damaged and repeated rows are left out and their line numbers returned."
+    header = ",".join(columns)
+    lines = path.read_bytes().split(b"\n")
+    clean_end = lines[-1] == b""
+    if clean_end: lines.pop()
+    first = lines[0].decode("utf-8", "replace")
+    if first in (f"{header},checksum", header): checked = first != header       # without: written before checksums
+    elif len(lines) == 1 and not clean_end and f"{header},checksum".startswith(first):
+        return [], [1], True                                                 # cut inside its first line
+    else:
+        shown = repr(first[:60]) if first.isprintable() else "not text"
+        raise ValueError(f"{path} is not a result file of l0qsvm's experiments: its first line is {shown}, "
+                         f"not {header + ',checksum'!r}; choose another output folder, or move the file away")
+    rows, dropped, seen = [], [], set()
+    for number, raw in enumerate(lines[1:], start=2):
+        whole = checked or clean_end or number < len(lines)   # without checksums, a last line without newline may be cut
+        try: row = decode_row(raw.decode("utf-8"), columns, checked) if whole else None
+        except UnicodeDecodeError: row = None
+        key = None if row is None else tuple(row[k] for k in list(columns)[:4])
+        if row is None or key in seen: dropped.append(number); continue
+        seen.add(key); rows.append(row)
+    return rows, dropped, bool(dropped) or not checked or not clean_end
+
 class ResultStore:
-    "The rows of a run, in memory and, with a folder, appended to CSV files as they arrive."
+    "The rows of a run, in memory and, with a folder, appended to checksummed CSV files as they arrive."
     files = {"configs": "configs.csv", "folds": "folds.csv"}
 
     def __init__(self, out=None, # folder, or None for memory only
@@ -273,42 +424,79 @@ class ResultStore:
         self.out = None if out is None else Path(out)
         self.rows = {"configs": [], "folds": []}
         if self.out is None: return
-        self.out.mkdir(parents=True, exist_ok=True)
+        _prepare_folder(self.out)
+        for name in ("run.json", *self.files.values()): _check_regular(self.out / name)
         settings, path = dict(seed=seed, n_folds=n_folds), self.out / "run.json"
         if path.exists():
-            old = json.loads(path.read_text())
-            if {k: old.get(k) for k in settings} != settings:
+            try: old = json.loads(path.read_text(encoding="utf-8"))
+            except (ValueError, UnicodeDecodeError) as e:
+                raise ValueError(f"{path} is damaged ({e}); it records the seed and folds of the results in "
+                                 f"{self.out}: restore it, or choose another output folder") from None
+            if not isinstance(old, dict) or {k: old.get(k) for k in settings} != settings:
                 raise ValueError(f"{self.out} holds a run with {old}, not {settings}: choose another output folder")
+        elif any((self.out / f).exists() and (self.out / f).stat().st_size for f in self.files.values()):
+            raise ValueError(f"{self.out} holds result files but no run.json (the seed and folds they were made with): "
+                             "choose another output folder")
         else:
-            path.write_text(json.dumps(settings))
+            _write_atomic(path, json.dumps(settings))
         for kind, fname in self.files.items():
-            if (self.out / fname).exists() and (self.out / fname).stat().st_size:
-                self.rows[kind] = pd.read_csv(self.out / fname, keep_default_na=False,
-                                              na_values={"val_accuracy": ["nan", ""], "test_accuracy": ["nan", ""],
-                                                         "seconds": ["nan", ""], "fit_seconds": ["nan", ""]}).to_dict("records")
+            file = self.out / fname
+            if not (file.exists() and file.stat().st_size): continue
+            rows, dropped, rewrite = _read_result_file(file, RESULT_COLUMNS[kind])
+            if dropped:
+                lines = ", ".join(map(str, dropped[:10])) + (f" and {len(dropped) - 10} more" if len(dropped) > 10 else "")
+                warnings.warn(f"{file}: {len(dropped)} incomplete or damaged row(s) left out (line(s) {lines}); "
+                              f"their fits run again", ResultFileWarning, stacklevel=3)
+            if rewrite:                            # whole rows only, each with its checksum, the file ending in a newline
+                _write_atomic(file, "".join([self._header(kind)] + [encode_row(r, RESULT_COLUMNS[kind]) for r in rows]))
+            self.rows[kind] = rows
+
+    @staticmethod
+    def _header(kind): return ",".join(RESULT_COLUMNS[kind]) + ",checksum\n"
 
     def add(self, kind:str, row:dict):
-        "Keep one row and append it to its file."
+        "Keep one row and append it, whole and with its checksum, to its file."
+        line = encode_row(row, RESULT_COLUMNS[kind])
         self.rows[kind].append(row)
         if self.out is None: return
         path = self.out / self.files[kind]
         new = not path.exists() or path.stat().st_size == 0
-        pd.DataFrame([row]).to_csv(path, mode="a", header=new, index=False)
+        _append(path, (self._header(kind) if new else "") + line)
+
+    def save(self, name:str, # a file name inside the folder, e.g. "summary-v2.csv"
+             text:str):
+        "Write a whole file of the run (replaced at once, never through a symbolic link)."
+        if self.out is not None: _write_atomic(self.out / name, text)
 
     def frame(self, kind:str)->pd.DataFrame:
         "All rows of one kind."
-        return pd.DataFrame(self.rows[kind])
+        return pd.DataFrame(self.rows[kind], columns=list(RESULT_COLUMNS[kind]))
 
     def keys(self, kind:str, last:str)->set:
         "(dataset, model, fold, `last`) of the rows held."
         return {(r["dataset"], r["model"], int(r["fold"]), int(r[last])) for r in self.rows[kind]}
 
 # %% ../nbs/12_experiments.ipynb #ada5d364
+def worker_count(n_jobs, # joblib's n_jobs: None (the backend's default), -1 (all CPUs) or a number of workers
+                 n_tasks:int # the tasks to run
+                )->int: # the workers to start: at least 1, at most n_tasks and, on this machine, at most its CPUs
+    "How many workers `run_protocol` starts for `n_tasks` tasks under the active joblib backend."
+    from joblib import cpu_count, effective_n_jobs
+    from joblib.parallel import get_active_backend
+    from joblib._parallel_backends import LokyBackend, MultiprocessingBackend, ThreadingBackend
+    n = max(1, min(effective_n_jobs(n_jobs), n_tasks))
+    local = isinstance(get_active_backend()[0], (LokyBackend, MultiprocessingBackend, ThreadingBackend))
+    if local and n > cpu_count():             # a dask cluster may have more workers than this machine has CPUs
+        warnings.warn(f"n_jobs={n_jobs}: this machine has {cpu_count()} CPU(s); starting {cpu_count()} workers, "
+                      "not one per task (each worker holds a copy of the data)", UserWarning, stacklevel=3)
+        n = cpu_count()
+    return n
+
 def _parallel(tasks, n_jobs, desc, progress):
-    "Run delayed tasks, yielding results as they arrive."
+    "Run delayed tasks, yielding results as they arrive (never more workers than tasks, nor than CPUs on this machine)."
     from joblib import Parallel
     if not tasks: return
-    results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
+    results = Parallel(n_jobs=worker_count(n_jobs, len(tasks)), return_as="generator_unordered")(tasks)
     if progress:
         from tqdm.auto import tqdm
         results = tqdm(results, total=len(tasks), desc=desc, unit="fit", smoothing=0.05)
@@ -412,6 +600,19 @@ def project_cost(configs:pd.DataFrame, # validation rows (configs.csv)
 
 # %% ../nbs/12_experiments.ipynb #c58d372c
 BACKENDS = ("loky", "threading", "sequential", "dask")
+SCHEDULER_TIMEOUT = 10.0   # seconds a dask scheduler has to answer
+
+def _reach_scheduler(address:str, timeout:float):
+    "`ConnectionError` at once if nothing listens at a TCP scheduler address (dask itself retries until its timeout)."
+    import socket
+    from distributed.comm.addressing import parse_address, parse_host_port
+    try:
+        scheme, location = parse_address(address, strict=False)
+        host, port = parse_host_port(location)
+    except (ValueError, TypeError): return                          # not host:port: dask says what is wrong
+    if scheme != "tcp": return
+    try: socket.create_connection((host, port), timeout=timeout).close()
+    except OSError as e: raise ConnectionError(f"no dask scheduler answers at {address} ({e.strerror or e})") from None
 
 @contextlib.contextmanager
 def parallel_backend(backend:str="loky", # one of BACKENDS
@@ -419,7 +620,7 @@ def parallel_backend(backend:str="loky", # one of BACKENDS
                      n_workers:int|None=None # local dask cluster size (default: the CPU count)
                     ):
     "Make `backend` joblib's backend for the block; for dask, connect to (or start) a cluster first."
-    from joblib import parallel_config
+    from joblib import cpu_count, parallel_config
     if backend not in BACKENDS: raise ValueError(f"unknown backend {backend!r}; choose one of {BACKENDS}")
     if backend != "dask":
         if scheduler: raise ValueError("a scheduler address needs backend='dask'")
@@ -431,10 +632,13 @@ def parallel_backend(backend:str="loky", # one of BACKENDS
         raise ImportError("the dask backend needs dask.distributed: pip install 'dask[distributed]'") from e
     with contextlib.ExitStack() as stack:
         if scheduler:
-            client = stack.enter_context(Client(scheduler))
+            _reach_scheduler(scheduler, SCHEDULER_TIMEOUT)
+            try: client = stack.enter_context(Client(scheduler, timeout=SCHEDULER_TIMEOUT))
+            except Exception as e:
+                raise ConnectionError(f"no dask scheduler answers at {scheduler} within {SCHEDULER_TIMEOUT:g} s "
+                                      f"({type(e).__name__}: {e})") from None
         else:
-            import os
-            cluster = stack.enter_context(LocalCluster(n_workers=n_workers or os.cpu_count() or 1, threads_per_worker=1,
+            cluster = stack.enter_context(LocalCluster(n_workers=n_workers or cpu_count(), threads_per_worker=1,
                                                        processes=True, dashboard_address=None))
             client = stack.enter_context(Client(cluster))
         stack.enter_context(parallel_config(backend="dask"))
@@ -455,10 +659,17 @@ def _int_at_least(low):
         return v
     return parse
 
+def _cpu_count()->int:
+    "The CPUs this process may use (joblib's count: affinity and container limits included)."
+    from joblib import cpu_count
+    return cpu_count()
+
 def _jobs(text):
     import argparse
-    v = _int_at_least(-(10**6))(text)
+    try: v = int(text)
+    except ValueError: raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
     if v == 0: raise argparse.ArgumentTypeError("0 workers: use 1 (in-process) or -1 (all cores)")
+    if v < -1: raise argparse.ArgumentTypeError(f"{v}: use -1 for all cores, or a number of workers from 1")
     return v
 
 def _dataset(text):
@@ -489,7 +700,7 @@ def add_reproduce_parser(subparsers # the `add_subparsers()` object of the l0qsv
     p.add_argument("--models", nargs="+", type=_model, metavar="KEY", help=f"models, of {list(MODELS)} (default: the paper's)")
     p.add_argument("--configs", type=_int_at_least(1), metavar="N", help=f"configurations per fold (default 100; --quick {QUICK_CONFIGS})")
     p.add_argument("--folds", type=_int_at_least(2), default=5, metavar="N", help="outer folds (default 5)")
-    p.add_argument("--jobs", type=_jobs, default=-1, metavar="N", help="parallel workers, -1 for all cores (default -1)")
+    p.add_argument("--jobs", type=_jobs, default=-1, metavar="N", help="parallel workers, -1 for all cores (default -1); at most the CPU count without --scheduler")
     p.add_argument("--backend", choices=BACKENDS, default="loky", help="joblib backend (default loky)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="dask scheduler address (--backend dask; default: a local cluster)")
     p.add_argument("--out", default="l0qsvm-reproduce", metavar="DIR", help="result folder; an interrupted run resumes (default l0qsvm-reproduce)")
@@ -505,6 +716,11 @@ def reproduce(args)->int:
         from l0qsvm.sklr_comparison import reproduce_sklr
         return reproduce_sklr(args)
     if args.scheduler and args.backend != "dask": args._parser.error("--scheduler needs --backend dask")
+    cpus = _cpu_count()
+    if args.jobs > cpus and not args.scheduler:      # a remote cluster may have more workers than this machine
+        raise ValueError(f"--jobs {args.jobs}: this machine has {cpus} CPU(s); use 1 to {cpus}, or -1 for all of them")
+    _prepare_folder(Path(args.out))                                  # the folder's problems, named before the run
+    _check_regular(Path(args.out) / f"summary-{args.paper}.csv")      # a link the summary would follow, likewise
     datasets = args.datasets or (list(QUICK_DATASETS) if args.quick else paper_datasets(args.paper))
     models = args.models or PAPER_MODELS[args.paper]
     n_configs = args.configs or (QUICK_CONFIGS if args.quick else 100)
@@ -514,12 +730,15 @@ def reproduce(args)->int:
         with parallel_backend(args.backend, args.scheduler, None if args.jobs == -1 else args.jobs):
             folds = run_protocol(datasets, models, n_configs=n_configs, n_folds=args.folds, seed=args.seed,
                                  n_jobs=-1 if n_jobs is None else n_jobs, out=args.out, progress=not args.quiet)
-    except (FileNotFoundError, ImportError, ValueError) as e:   # no data directory, no dask, another run's folder
-        args._parser.error(str(e))
+    except ConnectionError as e:
+        if not args.scheduler: raise
+        raise ConnectionError(f"--scheduler {args.scheduler}: {e}") from None
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(f"the finished fits are in {args.out}; the same command resumes the run") from None
     seconds = time.perf_counter() - t0
     comparison = compare_with_paper(summarize(folds), args.paper)
     out = Path(args.out)
-    comparison.to_csv(out / f"summary-{args.paper}.csv")
+    _write_atomic(out / f"summary-{args.paper}.csv", comparison.to_csv())
     print(f"L0-QSVM paper {args.paper}, Table 1: {args.folds}-fold stratified CV, {n_configs} random configurations per "
           f"fold (3:1 train/validation), seed {args.seed}")
     print(format_table(comparison))

@@ -22,7 +22,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from tqdm.auto import tqdm
 
 from .multiclass import (encode_labels, ovr_decision, ovr_predict, ovr_targets, warn_if_not_converged,
-                               check_feature_scales)
+                               check_feature_scales, check_kernel_range)
 from .sklr import lambda_bound_from_rows, paper_start
 from .smo import KERNELS, KernelQ, klr_dual_solve
 
@@ -33,7 +33,11 @@ def kernel_gamma(gamma, # "scale", "auto" or a positive number
     "The kernel $\\gamma$: `'scale'` $1/(n\\,\\mathrm{Var}X)$ (1 if $X$ is constant), `'auto'` $1/n$, else `gamma`."
     if isinstance(gamma, str):
         if gamma == "auto": return 1.0 / X.shape[1]
-        v = X.var()
+        with np.errstate(over="ignore"): v = X.var()
+        if not np.isfinite(v):
+            raise ValueError(f"gamma='scale' is 1/(n·Var X), and Var X overflowed float64: the features reach "
+                             f"{np.abs(X).max():.3g}, whose squares summed over the data exceed its range. Standardise "
+                             "the features, e.g. make_pipeline(StandardScaler(), model)")
         return 1.0 / (X.shape[1] * v) if v > 0 else 1.0
     return float(gamma)
 
@@ -118,7 +122,7 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
     gamma : {"scale", "auto"} or float, default="scale"
         Kernel coefficient of "rbf", "poly" and "sigmoid": "scale" is $1/(n\\,\\mathrm{Var}X)$, "auto" is $1/n$.
     degree : int, default=3
-        Degree of the "poly" kernel.
+        Degree >= 1 of the "poly" kernel.
     coef0 : float, default=1.0
         Constant term of the "poly" and "sigmoid" kernels.
     box : float or None, default=None
@@ -204,7 +208,7 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
         "lam_scale": [StrOptions({"absolute", "bound"})],
         "kernel": [StrOptions(set(KERNELS)), callable],
         "gamma": [StrOptions({"scale", "auto"}), Interval(Real, 0.0, None, closed="neither")],
-        "degree": [Interval(Integral, 0, None, closed="left")],
+        "degree": [Interval(Integral, 1, None, closed="left")],     # degree 0 would make K constant (and sklearn refuses it)
         "coef0": [Interval(Real, None, None, closed="neither")],
         "box": [Interval(Real, 0.0, None, closed="neither"), None],
         "tol": [Interval(Real, 0.0, None, closed="neither")],
@@ -288,6 +292,8 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
                                  magnitude=(0.0, np.inf), stacklevel=4,
                                  why="The kernel’s distances are dominated by the features on the largest scale")
         gamma = kernel_gamma(self.gamma, X)
+        if not callable(self.kernel):                  # the kernel's norms and values must not overflow float64
+            check_kernel_range(X, self.kernel, gamma, self.degree, self.coef0, estimator=type(self).__name__)
         K = kernel_matrix(X, X, self.kernel) if callable(self.kernel) else None       # a callable: one dense matrix
         if K is not None and not np.all(np.isfinite(K)): raise ValueError("the kernel callable returned NaN or inf")
         kmax = float(np.abs(K).max()) if K is not None else kernel_bound(X, self.kernel, gamma, self.degree, self.coef0)

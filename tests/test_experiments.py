@@ -46,12 +46,12 @@ def test_bad_arguments_are_usage_errors(argv, message, capsys, tmp_path):
     assert "usage:" in err and message in err and "Traceback" not in err
 
 
-def test_missing_data_directory_is_a_usage_error(tmp_path, capsys, monkeypatch):
+def test_missing_data_directory_is_a_one_line_error(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("L0QSVM_DATA_DIR", str(tmp_path / "nowhere"))
-    with pytest.raises(SystemExit) as e:
-        main(["reproduce", "--datasets", "glass", "--quiet", "--out", str(tmp_path / "out")])
+    code = main(["reproduce", "--datasets", "glass", "--quiet", "--out", str(tmp_path / "out")])
     err = capsys.readouterr().err
-    assert e.value.code == 2 and "does not exist" in err and "Traceback" not in err
+    assert code == 2 and err.startswith("l0qsvm reproduce: error: ") and "does not exist" in err
+    assert err.count("\n") == 1 and "Traceback" not in err
 
 
 def test_resume_and_settings_guard(tmp_path):
