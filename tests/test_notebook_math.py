@@ -15,10 +15,10 @@ NOTEBOOKS = sorted(p for p in (ROOT / "nbs").rglob("*.ipynb")
                    if not any(part.startswith(("_", ".")) for part in p.relative_to(ROOT / "nbs").parts))
 
 GREEK = """alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi pi rho sigma
-varsigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega""".split()
+varsigma varrho tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega""".split()
 KNOWN = set(GREEK) | set("""
 Big Bigl Bigr big bigl bigr bigg Bigg left right middle langle rangle lVert rVert lvert rvert lfloor rfloor lceil rceil
-frac tfrac dfrac binom sqrt sum prod int lim sup inf max min arg det log ln exp sin cos tanh Pr
+frac tfrac dfrac binom sqrt sum prod int lim sup inf max min arg det log ln exp sin cos arccos tanh Pr
 approx sim simeq equiv propto ne neq le leq ge geq ll gg prec preceq succ succeq subset subseteq supset supseteq in
 notin ni cup cap setminus emptyset forall exists mid perp parallel to mapsto leftarrow rightarrow Rightarrow
 Leftarrow Longrightarrow Longleftrightarrow iff implies infty partial nabla prime star circ cdot cdots ldots dots
