@@ -19,7 +19,7 @@ from scipy import sparse
 from sklearn.datasets import load_breast_cancer, load_wine
 from sklearn.preprocessing import StandardScaler
 
-from l0qsvm.penalty import RHO0_REL, fit_l0qsvm
+from l0qsvm.penalty import _RHO0_REL, fit_l0qsvm
 
 K, C = 5, 1.0
 BETA, EPS_I, EPS_O, MAX_INNER, MAX_OUTER = 5.0, 1e-4, 1e-3, 100, 50
@@ -91,7 +91,7 @@ def naive_l0qsvm(X, y, k):
     "Algorithm 1, step by step, with nothing reused between steps."
     R, G = naive_features_and_gram(X)
     m, d = R.shape
-    rho = RHO0_REL * np.trace(G) / d
+    rho = _RHO0_REL * np.trace(G) / d
     F = lambda z, c: naive_objective(G, R, y, z, c)
     z_feas = np.zeros(d); c_feas = naive_best_intercept(np.zeros(m), y)
     u = z_feas.copy(); z_prev = c_prev = None; upsilon = None; n_z = 0; J = np.arange(k)

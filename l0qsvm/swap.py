@@ -16,8 +16,8 @@ from scipy.linalg.lapack import dtrtri
 
 from numba import njit
 
-from .smo import BRACKET_EVERY, TAU, LowRankQ, _new_state, _solve
-from .subproblems import (EIG_RCOND, _chol_solve, best_intercept, primal_objective, smo_budget, solve_hinge_ip,
+from .smo import _BRACKET_EVERY, TAU, LowRankQ, _new_state, _solve
+from .subproblems import (_EIG_RCOND, _chol_solve, best_intercept, primal_objective, smo_budget, solve_hinge_ip,
                                 solver_route)
 
 # %% ../nbs/06a_swap.ipynb #d9a1e7e4
@@ -207,7 +207,7 @@ def _question(S, Q, dl, u, v, upd, below, above, tol, polish, cap):
     S.ctl[0] = m; S.ctl[2] = 0; S.ctl[5] = _SHRINK_EVERY
     S.ctl[1] = 1                                          # a fit shrinks at once (it starts near its optimum); a
     no = m < 0                                            # (a runtime boolean: a constant would compile _solve again)
-    bracket = np.array([below, above, float(BRACKET_EVERY) if asked else 0.0])   # question needs every variable
+    bracket = np.array([below, above, float(_BRACKET_EVERY) if asked else 0.0])   # question needs every variable
     steps, gap, done, dec = _solve(S, Q, no, not asked, tol, TAU, cap, bracket)   # for its bracket
     if dec == 1 and polish > 0.0:                         # accepted: its multipliers nearly solve the new support
         S.ctl[1] = 1                                      # (near the optimum: shrink at once)
@@ -403,7 +403,7 @@ def _certificate(LB, thr, F, rtol, fitted, n_swaps, n_fits, status):
 
 def _squared_value(M, v, c0, S):
     "F*(S) for the squared loss, from one pseudo-inverse (the range condition holds: see Step 1)."
-    return float(c0 - 0.5 * v[S] @ np.linalg.lstsq(M[np.ix_(S, S)], v[S], rcond=EIG_RCOND)[0])
+    return float(c0 - 0.5 * v[S] @ np.linalg.lstsq(M[np.ix_(S, S)], v[S], rcond=_EIG_RCOND)[0])
 
 def _squared_values(M, v, c0, A):
     "F*(A) and F*(A - i + j) for every swap, exactly: Step 4, and a direct solve where Step 4 has no answer."
@@ -428,7 +428,7 @@ def _refine_squared(G, R, y, C, A, rtol, deadline, parts=None):
             else: LB[i, j] = thr                                                       # (rounding in Step 4)
         if status != "certified": break
     z = np.zeros(G.shape[0])
-    z[A] = np.linalg.lstsq(M[np.ix_(A, A)], v[A], rcond=EIG_RCOND)[0]   # M^+ cut at EIG_RCOND (as in 02): no round-off directions
+    z[A] = np.linalg.lstsq(M[np.ix_(A, A)], v[A], rcond=_EIG_RCOND)[0]   # M^+ cut at _EIG_RCOND (as in 02): no round-off directions
     c = float(y.mean() - R.mean(axis=0) @ z)
     cert = _certificate(LB, thr, F, rtol, np.zeros(LB.shape, bool), n_swaps, 0, status)
     return SwapResult(z, c, 2 * C * (1.0 - y * (R @ z + c)), A, cert)
@@ -436,7 +436,7 @@ def _refine_squared(G, R, y, C, A, rtol, deadline, parts=None):
 def _least_norm(G, R, y, C, S, zS, c):
     "(z_S, c) without its part along the directions u that change no term of F: G_SS u = 0, R_S u constant (c absorbs it)."
     eigvals, U = np.linalg.eigh(G[np.ix_(S, S)])
-    N = U[:, eigvals <= EIG_RCOND * max(eigvals.max(initial=0.0), 0.0)]     # null space of G_SS (degenerate data only)
+    N = U[:, eigvals <= _EIG_RCOND * max(eigvals.max(initial=0.0), 0.0)]     # null space of G_SS (degenerate data only)
     if N.shape[1] == 0: return zS, c
     RN = R[:, S] @ N; RN = RN - RN.mean(axis=0)
     _, sv, Vt = np.linalg.svd(RN, full_matrices=True)
