@@ -22,7 +22,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 from tqdm.auto import tqdm
 
-from .estimators import L0QSVM, L1QSVM, roundoff_zeros
+from .estimators import L0QSVM, L1QSVM, compile_all, roundoff_zeros
 from .features import quadratic_features, gram_matrix
 from .multiclass import (encode_labels, ovr_targets, ovr_decision, ovr_predict, check_label_types, check_feature_scales,
                                check_quadratic_range)
@@ -223,6 +223,7 @@ class _QuadraticSurfaceCV(ClassifierMixin, BaseEstimator):
         scorer = None if self.scoring is None else check_scoring(self._model(), scoring=self.scoring)
         jobs = (delayed(fold_scores)(self._path, X, y_idx, self.classes_, train, test, grid, Cs, scorer=scorer,
                                      model_cls=self._model_cls, stop=stop) for train, test in splits)
+        if self.n_jobs not in (None, 1): compile_all()       # compiled once here, not once per worker at the same time
         folds = list(tqdm(Parallel(n_jobs=self.n_jobs, return_as="generator")(jobs), total=len(splits),
                           desc=name, unit="fold", disable=not self.verbose))
         g = self._grid_name

@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['active_mask', 'format_equation', 'unique_term_names', 'roundoff_zeros', 'QuadraticSurfaceClassifier', 'QSVM',
-           'L1QSVM', 'L0QSVM']
+           'L1QSVM', 'L0QSVM', 'compile_all']
 
 # %% ../nbs/08_estimators.ipynb #1ec2777d
 import warnings
@@ -490,3 +490,25 @@ class L0QSVM(QuadraticSurfaceClassifier):
         self.certificate_ = [f.certificate for f in fits]
         self.support_ = [np.asarray(f.support) for f in fits]
         self.swap_certificate_ = [f.swap for f in fits]
+
+# %% ../nbs/08_estimators.ipynb #compile-all
+import functools
+
+@functools.lru_cache(maxsize=None)
+def compile_all()->bool: # True once the compiled code is in this process (and so in numba's cache)
+    "Compile (or load from numba's cache) every compiled solver in this process, once: call it before starting worker processes."
+    import threading
+    from tqdm.std import tqdm as std_tqdm
+    from l0qsvm.sklr_estimator import SparseKLR
+    if not hasattr(std_tqdm, "_lock"): std_tqdm.set_lock(threading.RLock())   # (the fits' bars would create a process
+    rng = np.random.default_rng(0)                                             # lock, which a worker pool leaves behind)
+    X = rng.standard_normal((80, 6)); y = np.where(X[:, 0] * X[:, 1] + 0.3 * rng.standard_normal(80) > 0, 1, 0)
+    tall = rng.standard_normal((700, 2)); y_tall = np.where(tall[:, 0] * tall[:, 1] > 0, 1, 0)   # the primal route
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for est, (X_, y_) in ((QSVM(C=1.0), (X, y)), (QSVM(C=1.0), (tall, y_tall)), (L1QSVM(C=1.0, lam=0.1), (X, y)),
+                              (L0QSVM(4, C=1.0), (X, y)), (L0QSVM(16, C=1.0), (X, y)),
+                              (L0QSVM(4, C=1.0, loss="squared"), (X, y)), (SparseKLR(C=1.0), (X, y))):
+            est.fit(X_, y_)
+    return True
+

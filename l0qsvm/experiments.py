@@ -37,7 +37,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from .datasets import load_dataset
-from .estimators import QSVM, L1QSVM, L0QSVM
+from .estimators import QSVM, L1QSVM, L0QSVM, compile_all
 from .sklr_estimator import KLR, SparseKLR
 
 # %% ../nbs/12_experiments.ipynb #99b584ae
@@ -390,7 +390,7 @@ def _append(path:Path, text:str):
         os.close(fd)
 
 def _read_result_file(path:Path, # configs.csv or folds.csv
-                      columns:dict # RESULT_COLUMNS[kind]
+                      columns:dict # self.columns[kind]
                      )->tuple: # (rows, line numbers of the rows dropped, whether the file must be rewritten)
     "The whole rows of a result file; cut, damaged and repeated rows are left out and their line numbers returned."
     header = ",".join(columns)
@@ -418,6 +418,7 @@ def _read_result_file(path:Path, # configs.csv or folds.csv
 class ResultStore:
     "The rows of a run, in memory and, with a folder, appended to checksummed CSV files as they arrive."
     files = {"configs": "configs.csv", "folds": "folds.csv"}
+    columns = RESULT_COLUMNS    # the cells of each kind of row (a subclass with other files may have other cells)
 
     def __init__(self, out=None, # folder, or None for memory only
                  seed:int=0, n_folds:int=5):
@@ -442,21 +443,20 @@ class ResultStore:
         for kind, fname in self.files.items():
             file = self.out / fname
             if not (file.exists() and file.stat().st_size): continue
-            rows, dropped, rewrite = _read_result_file(file, RESULT_COLUMNS[kind])
+            rows, dropped, rewrite = _read_result_file(file, self.columns[kind])
             if dropped:
                 lines = ", ".join(map(str, dropped[:10])) + (f" and {len(dropped) - 10} more" if len(dropped) > 10 else "")
                 warnings.warn(f"{file}: {len(dropped)} incomplete or damaged row(s) left out (line(s) {lines}); "
                               f"their fits run again", ResultFileWarning, stacklevel=3)
             if rewrite:                            # whole rows only, each with its checksum, the file ending in a newline
-                _write_atomic(file, "".join([self._header(kind)] + [encode_row(r, RESULT_COLUMNS[kind]) for r in rows]))
+                _write_atomic(file, "".join([self._header(kind)] + [encode_row(r, self.columns[kind]) for r in rows]))
             self.rows[kind] = rows
 
-    @staticmethod
-    def _header(kind): return ",".join(RESULT_COLUMNS[kind]) + ",checksum\n"
+    def _header(self, kind): return ",".join(self.columns[kind]) + ",checksum\n"
 
     def add(self, kind:str, row:dict):
         "Keep one row and append it, whole and with its checksum, to its file."
-        line = encode_row(row, RESULT_COLUMNS[kind])
+        line = encode_row(row, self.columns[kind])
         self.rows[kind].append(row)
         if self.out is None: return
         path = self.out / self.files[kind]
@@ -470,7 +470,7 @@ class ResultStore:
 
     def frame(self, kind:str)->pd.DataFrame:
         "All rows of one kind."
-        return pd.DataFrame(self.rows[kind], columns=list(RESULT_COLUMNS[kind]))
+        return pd.DataFrame(self.rows[kind], columns=list(self.columns[kind]))
 
     def keys(self, kind:str, last:str)->set:
         "(dataset, model, fold, `last`) of the rows held."
@@ -496,7 +496,9 @@ def _parallel(tasks, n_jobs, desc, progress):
     "Run delayed tasks, yielding results as they arrive (never more workers than tasks, nor than CPUs on this machine)."
     from joblib import Parallel
     if not tasks: return
-    results = Parallel(n_jobs=worker_count(n_jobs, len(tasks)), return_as="generator_unordered")(tasks)
+    workers = worker_count(n_jobs, len(tasks))
+    if workers != 1: compile_all()                       # compiled once here, not once per worker at the same time
+    results = Parallel(n_jobs=workers, return_as="generator_unordered")(tasks)
     if progress:
         from tqdm.auto import tqdm
         results = tqdm(results, total=len(tasks), desc=desc, unit="fit", smoothing=0.05)

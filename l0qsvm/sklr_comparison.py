@@ -139,6 +139,11 @@ def comparison_fold(dataset:str, method:str, fold:int, # one cell of the compari
 class ComparisonStore(ResultStore):
     "`ResultStore` with the comparison's own files, so that a folder may also hold a run of the paper's protocol."
     files = {"configs": "sklr-configs.csv", "folds": "sklr-folds.csv"}
+    columns = {"configs": {"dataset": str, "model": str, "fold": int, "config": int, "params": dict, "val_accuracy": float,
+                           "kept": float, "seconds": float, "warnings": int, "error": str},
+               "folds": {"dataset": str, "model": str, "fold": int, "n_configs": int, "best_config": int, "params": dict,
+                         "val_accuracy": float, "test_accuracy": float, "log_loss": float, "kept": float,
+                         "fit_seconds": float, "warnings": int, "error": str, "n_train": int, "n_test": int}}
 
 def run_comparison(datasets=COMPARISON_DATASETS, # loader names
                    methods=tuple(METHODS), # keys of METHODS
