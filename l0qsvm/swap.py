@@ -23,7 +23,6 @@ from .subproblems import (_EIG_RCOND, _chol_solve, best_intercept, primal_object
 # %% ../nbs/06a_swap.ipynb #d9a1e7e4
 SWAP_RTOL = 1e-5      # the certificate's tolerance: a swap must lower F by more than SWAP_RTOL max(1, |F|) to count
 _POLISH = 1e-5        # an accepted swap's SMO run goes on to this violation: its multipliers then bound the new support
-_ROW_SWEEP_AFTER = 30 # single-swap questions a support resists before the row sweep (a fit of A - i per row)
 _ASCENT_STEPS = 20    # projected-gradient steps per question where no SMO applies (and for every batch first)
 _SHRINK_EVERY = 50    # SMO steps between shrinkings in the search's fits (warm: most multipliers sit at a bound for good)
 
@@ -568,7 +567,6 @@ def _singles(s, max_failed):
     while True:
         if s.late(): s.status = "deadline"; return False
         if max_failed is not None and failed >= max_failed: s.status = "patience"; return False
-        if failed == _ROW_SWEEP_AFTER and s.smo_answers(): _row_sweep(s)
         if s.open_.size == 0: return False
         if s.smo_answers():                        # many questions in one compiled loop (its "no"s settle swaps)
             code, n_no, f, res = _ask_loop(s, failed, max_failed)
@@ -719,7 +717,7 @@ def _ask_swaps(S, Q, dl, tb, v0, Gdiag, Lf, Ff, open_, n_open, thr, count, limit
 
 def _ask_loop(s, failed, max_failed):
     "The compiled loop `_ask_swaps` on A's dual: (code, \"no\" answers, the swap f of code 2/3, its result)."
-    D, stop = s.a_dual(), min([x for x in (_ROW_SWEEP_AFTER, max_failed) if x is not None and x > failed], default=1 << 60)
+    D, stop = s.a_dual(), (1 << 60) if max_failed is None else max_failed
     s.count[0] = failed
     code, n_open, f, LB, steps = _ask_swaps(D.S, D.cols, D.dl, s.bd.t, s.R.T @ (s.y * s.cur.alpha),
                                             s.Gdiag, s.Lf, s.Ff, s.open_, s.open_.size, s.thr,
@@ -730,17 +728,6 @@ def _ask_loop(s, failed, max_failed):
     if code < 2: return code, n_no, -1, None
     a = D._state_alpha()
     return code, n_no, f, SupportFit(None, np.nan, a, np.inf, LB, "below" if code == 2 else "undecided", steps)
-
-def _row_sweep(s):
-    "Step 4: fit A - i for every row i with unsettled swaps (A's dual with v = 0), and take those multipliers in."
-    D, d = s.dual, s.d
-    if D is None: return
-    rows = s.open_ // d
-    for i in np.argsort(-np.bincount(rows, minlength=s.k), kind="stable"):
-        if not np.any(s.open_ // d == i): continue
-        u, v = np.empty(s.m), np.empty(s.m)
-        _swap_factors(D.dl, s.bd.t, int(i), -1, 0.0, u, v, np.empty(s.k))
-        s.tighten(D.run(u, None, tol=1e-3)[0]); s.n_fits += 1
 
 # %% ../nbs/06a_swap.ipynb #ascent-code
 @njit(cache=True)
