@@ -14,10 +14,11 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 from tqdm.auto import tqdm
 
-from .features import quadratic_features, term_names, term_scale, unpack_surface
+from .features import check_weights, quadratic_features, term_names, term_scale, unpack_surface
 from .multiclass import (encode_labels, fit_ovr, ovr_decision, ovr_predict, surface_index, warn_if_not_converged,
                                check_label_types, check_feature_scales, check_quadratic_range, fit_deadline)
 from .subproblems import fit_qsvm, fit_l1qsvm, blas_threads
@@ -86,9 +87,10 @@ def roundoff_zeros(z, # parameters z = [hvec(W); b], shape (d,)
 class QuadraticSurfaceClassifier(ClassifierMixin, BaseEstimator):
     """Base class of the quadratic surface classifiers: one-vs-rest, prediction and readable surfaces.
 
-    Not meant to be used directly: subclasses define `_fit_binary(X, y, deadline)`, which fits one binary problem with
-    y in {-1, +1} and returns a `QuadraticFit` (stopping every solver at `deadline`, a `time.perf_counter()` value or
-    None), and `_stopping_rule()`, which names the cap, violation and tolerance used in the `ConvergenceWarning` when
+    Not meant to be used directly: subclasses define `_fit_binary(X, y, deadline, C, sample_weight)`, which fits one
+    binary problem with y in {-1, +1}, loss weights `C` (one per training point: `C` times the class weights) and
+    sample weights `sample_weight` (None or one per point) and returns a `QuadraticFit` (stopping every solver at
+    `deadline`, a `time.perf_counter()` value or None), and `_stopping_rule()`, which names the cap, violation and tolerance used in the `ConvergenceWarning` when
     a fit gives no `cause` of its own.
     """
     _parameter_constraints: dict = {
@@ -96,9 +98,10 @@ class QuadraticSurfaceClassifier(ClassifierMixin, BaseEstimator):
         "tol": [Interval(Real, 0.0, None, closed="neither")],
         "max_time": [Interval(Real, 0.0, None, closed="neither"), None],
         "verbose": ["verbose"],
+        "class_weight": [dict, StrOptions({"balanced"}), None],
     }
 
-    def _fit_binary(self, X, y, deadline=None): raise NotImplementedError
+    def _fit_binary(self, X, y, deadline=None, C=1.0, sample_weight=None): raise NotImplementedError
     def _stopping_rule(self): raise NotImplementedError
     def _store_extras(self, fits): pass
 
@@ -111,7 +114,7 @@ class QuadraticSurfaceClassifier(ClassifierMixin, BaseEstimator):
                                  f"got {value!r}.")
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Fit one quadratic surface per one-vs-rest problem (a single one for two classes).
 
         Parameters
@@ -121,6 +124,10 @@ class QuadraticSurfaceClassifier(ClassifierMixin, BaseEstimator):
             on very different scales raise a `FeatureScaleWarning` (standardise them, e.g. with `StandardScaler`).
         y : array-like of shape (m,)
             Class labels of one type (integers, strings, ...), at least two classes.
+        sample_weight : array-like of shape (m,) or None, default=None
+            Weights $\\varpi_i \\ge 0$ of the training points: an integer weight counts the point that many times, in
+            the loss and in the regulariser $\\sum_i\\varpi_i\\lVert Wx_i + b\\rVert^2$ alike; a weight of 0 removes it.
+            The class weights (`class_weight`) multiply the loss on top.
 
         Returns
         -------
@@ -131,12 +138,19 @@ class QuadraticSurfaceClassifier(ClassifierMixin, BaseEstimator):
         check_label_types(y)
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_idx = encode_labels(y)
+        sw = None
+        if sample_weight is not None:
+            sw = check_weights(_check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True,
+                                                    allow_all_zero_weights=True), X.shape[0])
+        cw = (np.ones(len(self.classes_)) if self.class_weight is None else
+              compute_class_weight(self.class_weight, classes=self.classes_, y=self.classes_[y_idx], sample_weight=sw))
+        C = self.C * cw[y_idx] if self.class_weight is not None else self.C   # the loss weight of each point
         name = type(self).__name__
         check_quadratic_range(X, estimator=name)          # features so large that the solvers would overflow
         check_feature_scales(X, estimator=name, feature_names=getattr(self, "feature_names_in_", None), stacklevel=4)
         deadline = fit_deadline(self.max_time)
         with blas_threads(*X.shape):                      # one BLAS thread unless the fit is large (see above)
-            fits = fit_ovr(partial(self._fit_binary, deadline=deadline), X, y_idx, len(self.classes_),
+            fits = fit_ovr(partial(self._fit_binary, deadline=deadline, C=C, sample_weight=sw), X, y_idx, len(self.classes_),
                            progress=bool(self.verbose), desc=name)
         n = self.n_features_in_
         R = quadratic_features(X)
@@ -203,6 +217,10 @@ class QSVM(QuadraticSurfaceClassifier):
     ----------
     C : float, default=1.0
         Weight $\\mathcal C > 0$ of the hinge loss; larger fits the training data more closely.
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies $\\mathcal C$ for the training points of each class (the loss only, not the regulariser), as in
+        `SVC`: a dict maps class labels to weights, "balanced" uses $m / (|\\mathcal Y|\\cdot m_y)$ (with sample
+        weights: their sums), None gives every class weight 1. One-vs-rest keeps the weight of each point's own class.
     tol : float, default=1e-3
         Stopping tolerance of the SMO dual solver: its maximal KKT violation $m(\\alpha) - M(\\alpha)$.
     max_iter : int or None, default=None
@@ -250,15 +268,16 @@ class QSVM(QuadraticSurfaceClassifier):
     _parameter_constraints: dict = {**QuadraticSurfaceClassifier._parameter_constraints,
                                     "max_iter": [Interval(Integral, 1, None, closed="left"), None]}
 
-    def __init__(self, C=1.0, *, tol=1e-3, max_iter=None, max_time=None, verbose=0):
+    def __init__(self, C=1.0, *, class_weight=None, tol=1e-3, max_iter=None, max_time=None, verbose=0):
         self.C = C
+        self.class_weight = class_weight
         self.tol = tol
         self.max_iter = max_iter
         self.max_time = max_time
         self.verbose = verbose
 
-    def _fit_binary(self, X, y, deadline=None):
-        return fit_qsvm(X, y, C=self.C, tol=self.tol, max_iter=self.max_iter, deadline=deadline)
+    def _fit_binary(self, X, y, deadline=None, C=1.0, sample_weight=None):
+        return fit_qsvm(X, y, C=C, tol=self.tol, max_iter=self.max_iter, deadline=deadline, sample_weight=sample_weight)
 
     def _stopping_rule(self):
         return dict(cap=_cap("max_iter", self.max_iter), violation="KKT violation", tol=self.tol)
@@ -273,6 +292,10 @@ class L1QSVM(QuadraticSurfaceClassifier):
     ----------
     C : float, default=1.0
         Weight $\\mathcal C$ ($\\mathcal C_2$ in the paper) of the hinge loss.
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies $\\mathcal C$ for the training points of each class (the loss only, not the regulariser), as in
+        `SVC`: a dict maps class labels to weights, "balanced" uses $m / (|\\mathcal Y|\\cdot m_y)$ (with sample
+        weights: their sums), None gives every class weight 1. One-vs-rest keeps the weight of each point's own class.
     lam : float, default=1.0
         Weight $\\lambda \\ge 0$ ($\\mathcal C_1$ in the paper) of the $\\ell_1$ penalty on the entries of $W$.
     solver : {"active-set", "cvxopt"}, default="active-set"
@@ -326,8 +349,10 @@ class L1QSVM(QuadraticSurfaceClassifier):
                                     "solver": [StrOptions({"active-set", "cvxopt"})],
                                     "max_iter": [Interval(Integral, 1, None, closed="left"), None]}
 
-    def __init__(self, C=1.0, lam=1.0, *, solver="active-set", tol=1e-7, max_iter=None, max_time=None, verbose=0):
+    def __init__(self, C=1.0, lam=1.0, *, class_weight=None, solver="active-set", tol=1e-7, max_iter=None,
+                 max_time=None, verbose=0):
         self.C = C
+        self.class_weight = class_weight
         self.lam = lam
         self.solver = solver
         self.tol = tol
@@ -335,9 +360,9 @@ class L1QSVM(QuadraticSurfaceClassifier):
         self.max_time = max_time
         self.verbose = verbose
 
-    def _fit_binary(self, X, y, deadline=None):
-        return fit_l1qsvm(X, y, C=self.C, lam=self.lam, tol=self.tol, max_iter=self.max_iter, solver=self.solver,
-                          deadline=deadline)
+    def _fit_binary(self, X, y, deadline=None, C=1.0, sample_weight=None):
+        return fit_l1qsvm(X, y, C=C, lam=self.lam, tol=self.tol, max_iter=self.max_iter, solver=self.solver,
+                          deadline=deadline, sample_weight=sample_weight)
 
     def _stopping_rule(self):
         if self.solver == "active-set":
@@ -361,6 +386,10 @@ class L0QSVM(QuadraticSurfaceClassifier):
         model); values $\\ge d = n(n+1)/2 + n$ impose no sparsity.
     C : float, default=1.0
         Weight $\\mathcal C > 0$ of the loss.
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies $\\mathcal C$ for the training points of each class (the loss only, not the regulariser), as in
+        `SVC`: a dict maps class labels to weights, "balanced" uses $m / (|\\mathcal Y|\\cdot m_y)$ (with sample
+        weights: their sums), None gives every class weight 1. One-vs-rest keeps the weight of each point's own class.
     loss : {"hinge", "squared"}, default="hinge"
         $H$: "hinge" gives $\\ell_0$-QSVM (section 3.1), "squared" gives LS-$\\ell_0$-QSVM (section 3.2).
     rho0 : float or None, default=None
@@ -450,10 +479,11 @@ class L0QSVM(QuadraticSurfaceClassifier):
                                     "polish": ["boolean"],
                                     "refine": [StrOptions({"swap"}), None]}
 
-    def __init__(self, k=None, *, C=1.0, loss="hinge", rho0=None, beta=5.0, eps_inner=1e-4, eps_outer=1e-3,
+    def __init__(self, k=None, *, C=1.0, class_weight=None, loss="hinge", rho0=None, beta=5.0, eps_inner=1e-4, eps_outer=1e-3,
                  max_inner=100, max_outer=50, polish=True, refine="swap", tol=1e-4, max_time=None, verbose=0):
         self.k = k
         self.C = C
+        self.class_weight = class_weight
         self.loss = loss
         self.rho0 = rho0
         self.beta = beta
@@ -467,16 +497,17 @@ class L0QSVM(QuadraticSurfaceClassifier):
         self.max_time = max_time
         self.verbose = verbose
 
-    def _fit_binary(self, X, y, deadline=None):
+    def _fit_binary(self, X, y, deadline=None, C=1.0, sample_weight=None):
         k = X.shape[1] if self.k is None else self.k
         bar = tqdm(total=self.max_outer, desc="penalty decomposition", unit="outer", leave=False) if self.verbose else None
         def progress(j, rho, gap, objective):
             bar.update(1); bar.set_postfix(rho=f"{rho:.3g}", z_minus_u=f"{gap:.1e}", objective=f"{objective:.4g}")
         try:
-            return fit_l0qsvm(X, y, k, C=self.C, loss=self.loss, rho0=self.rho0, beta=self.beta,
+            return fit_l0qsvm(X, y, k, C=C, loss=self.loss, rho0=self.rho0, beta=self.beta,
                               eps_inner=self.eps_inner, eps_outer=self.eps_outer, max_inner=self.max_inner,
                               max_outer=self.max_outer, polish=self.polish, tol=self.tol, refine=self.refine,
-                              callback=progress if bar is not None else None, deadline=deadline)
+                              callback=progress if bar is not None else None, deadline=deadline,
+                              sample_weight=sample_weight)
         finally:
             if bar is not None: bar.close()
 

@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['n_params', 'n_features_from_params', 'term_scale', 'quadratic_features', 'pack_surface', 'unpack_surface',
-           'term_names', 'second_moments', 'gram_from_moments', 'gram_matrix']
+           'term_names', 'check_weights', 'second_moments', 'gram_from_moments', 'gram_matrix']
 
 # %% ../nbs/01_features.ipynb #0cda6386
 import numpy as np
@@ -75,12 +75,28 @@ def term_names(n:int, # number of input features
     return quad + names
 
 # %% ../nbs/01_features.ipynb #0a4923c0
-def second_moments(X # data, shape (m, n)
-                  )->tuple: # (Sigma, mu, m): X^T X (n, n), X^T 1 (n,), number of samples
-    "The sufficient statistics of $G$: $\\Sigma = X^\\top X$, $\\mu = X^\\top\\mathbf 1$ and $m$."
+def check_weights(sample_weight, # None, or one weight >= 0 per training point
+                  m:int # number of training points
+                 )->np.ndarray: # (m,) float weights (ones for None)
+    "Validate sample weights: finite, $\\ge 0$, not all zero, one per training point (`ValueError` otherwise)."
+    if sample_weight is None: return np.ones(m)
+    w = np.asarray(sample_weight, dtype=float)
+    if w.ndim == 0: w = np.full(m, float(w))
+    if w.shape != (m,): raise ValueError(f"sample_weight must have shape ({m},), got {w.shape}")
+    if not np.all(np.isfinite(w)): raise ValueError("sample_weight must be finite (no NaN or inf)")
+    if np.any(w < 0): raise ValueError("sample_weight must be >= 0 (negative weights are not allowed)")
+    if not np.any(w > 0): raise ValueError("sample_weight must have at least one positive entry (all are zero)")
+    return w
+
+def second_moments(X, # data, shape (m, n)
+                   sample_weight=None # optional weights varpi (m,): the moments of the weighted sum
+                  )->tuple: # (Sigma, mu, m): X^T diag(varpi) X (n, n), X^T varpi (n,), sum of the weights
+    "The sufficient statistics of $G$: $\\Sigma = X^\\top X$, $\\mu = X^\\top\\mathbf 1$ and $m$ (weighted: $X^\\top\\mathrm{diag}(\\varpi)X$, $X^\\top\\varpi$, $\\mathbf 1^\\top\\varpi$)."
     X = np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[1] == 0: raise ValueError(f"X must be a 2-d array (m, n) with n >= 1, got shape {X.shape}")
-    return X.T @ X, X.sum(axis=0), X.shape[0]
+    if sample_weight is None: return X.T @ X, X.sum(axis=0), X.shape[0]
+    w = check_weights(sample_weight, X.shape[0])
+    return X.T @ (w[:, None] * X), w @ X, float(w.sum())
 
 def gram_from_moments(Sigma, # X^T X, shape (n, n)
                       mu,    # X^T 1, shape (n,)
@@ -101,7 +117,8 @@ def gram_from_moments(Sigma, # X^T X, shape (n, n)
     G[nw + e, nw + e] = 2.0 * m                                             # Step 6
     return G
 
-def gram_matrix(X # data, shape (m, n)
+def gram_matrix(X, # data, shape (m, n)
+                sample_weight=None # optional weights varpi (m,): G_varpi, with z^T G z / 2 == sum_i varpi_i ||W x_i + b||^2
                )->np.ndarray: # G, shape (d, d), with z^T G z / 2 == sum_i ||W x_i + b||^2
-    "The matrix $G = 2\\sum_i J_i^\\top J_i$ of the QSVM regulariser, built from second moments in $O(mn^2 + d^2)$."
-    return gram_from_moments(*second_moments(X))
+    "The matrix $G = 2\\sum_i J_i^\\top J_i$ of the QSVM regulariser (or $G_\\varpi = 2\\sum_i\\varpi_iJ_i^\\top J_i$), built from second moments in $O(mn^2 + d^2)$."
+    return gram_from_moments(*second_moments(X, sample_weight))

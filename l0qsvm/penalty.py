@@ -14,7 +14,7 @@ from .features import quadratic_features, gram_matrix
 from .smo import check_labels
 from .subproblems import (QuadraticFit, primal_objective, spectral_gram, hinge_dual_matrix, solve_hinge,
                                 choose_route, squared_system, solve_squared_subproblem, best_intercept, solve_hinge_ip,
-                                ip_accepted, blas_threads, solver_route, _FEW_TERMS)
+                                ip_accepted, blas_threads, solver_route, _FEW_TERMS, weighted_problem)
 from .swap import screen_terms, swap_refine
 
 # %% ../nbs/06_penalty.ipynb #a091a778
@@ -244,12 +244,14 @@ def fit_l0qsvm(X, # data (m, n), float64
                route:str="auto", # hinge z-step solver: "dual" (SMO), "primal" or "auto" (choose_route)
                callback=None, # called after each outer iteration as callback(j, rho, ||z - u||_inf, objective)
                refine="swap", # "swap": Algorithm 1 on screened terms, then the certified swap search; None: Algorithm 1 only
-               deadline=None # time.perf_counter() value at which the fit stops (None: no time limit)
+               deadline=None, # time.perf_counter() value at which the fit stops (None: no time limit)
+               sample_weight=None # varpi (m,): G_varpi and the loss weights C varpi_i; zero weights remove points
               )->QuadraticFit:
     "$\\ell_0$-QSVM / LS-$\\ell_0$-QSVM: $\\lVert[\\mathrm{hvec}(W); b]\\rVert_0 \\le k$, $c$ free, by Algorithm 1 (and swaps)."
     y = check_labels(y)
+    X, y, C, w = weighted_problem(X, y, C, sample_weight)
     with blas_threads(*np.shape(X)):
-        R, G = quadratic_features(X), gram_matrix(X)
+        R, G = quadratic_features(X), gram_matrix(X, w)
         return penalty_decomposition(G, R, y, k, C, loss=loss, rho0=rho0, beta=beta, eps_inner=eps_inner,
                                      eps_outer=eps_outer, max_inner=max_inner, max_outer=max_outer, polish=polish,
                                      tol=tol, route=route, callback=callback, refine=refine, deadline=deadline)

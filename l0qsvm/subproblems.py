@@ -6,9 +6,10 @@
 __all__ = ['QuadraticFit', 'primal_objective', 'qsvm_primal_cvxopt', 'cached_eigh', 'sparse_Ut', 'SpectralGram', 'spectral_gram',
            'shifted_inverse', 'hinge_dual_linear', 'hinge_dual_matrix', 'recover_hinge', 'solve_hinge_subproblem',
            'HingeIP', 'pinv_factor', 'solve_hinge_ip', 'HingeSolve', 'ip_accepted', 'solve_hinge_primal',
-           'blas_threads', 'solver_route', 'smo_budget', 'choose_route', 'solve_hinge', 'best_intercept', 'fit_qsvm',
-           'SquaredSystem', 'squared_system', 'solve_squared_subproblem', 'fit_lsqsvm', 'l1_optimality_residual',
-           'polish_l1_support', 'signed_support_fit', 'l1_active_set', 'L1ADMM', 'solve_l1qsvm', 'fit_l1qsvm']
+           'blas_threads', 'solver_route', 'smo_budget', 'choose_route', 'solve_hinge', 'best_intercept',
+           'weighted_problem', 'fit_qsvm', 'SquaredSystem', 'squared_moments', 'squared_system',
+           'solve_squared_subproblem', 'fit_lsqsvm', 'l1_optimality_residual', 'polish_l1_support',
+           'signed_support_fit', 'l1_active_set', 'L1ADMM', 'solve_l1qsvm', 'fit_l1qsvm']
 
 # %% ../nbs/02_subproblems.ipynb #d34c1d14
 import hashlib
@@ -20,7 +21,7 @@ import cvxopt
 import numpy as np
 from cvxopt import solvers
 
-from .features import quadratic_features, gram_matrix, n_features_from_params
+from .features import quadratic_features, gram_matrix, n_features_from_params, check_weights
 from .smo import smo_solve, check_labels, LowRankQ
 
 # %% ../nbs/02_subproblems.ipynb #b37412c9
@@ -614,19 +615,36 @@ def _hinge_cause(route:str, res, tol:float, max_iter, primal_tol:float)->str:
     first = "SMO spent its step budget, then " if route == "dual>primal" else ""
     return f"{first}the primal interior point {what} after {res.n_iter} iterations with relative gap {res.gap:.3e} (tol={primal_tol:g})"
 
+def weighted_problem(X, # data (m, n)
+                     y, # labels ±1, (m,)
+                     C=1.0, # loss weight (scalar, or (m,): e.g. the class weights times the loss weight)
+                     sample_weight=None # None, or varpi (m,), >= 0
+                    )->tuple: # (X, y, C_i, varpi) without the zero-weight points; C_i = C varpi_i, varpi None if not given
+    "The points of positive weight and their box $C_i = \\mathcal C\\varpi_i$ (a weight of 0 removes the point)."
+    m = np.shape(X)[0]
+    Cv = np.broadcast_to(np.asarray(C, dtype=float), (m,)) if np.ndim(C) else C
+    if sample_weight is None: return X, y, C, None
+    w = check_weights(sample_weight, m)
+    keep = w > 0
+    if keep.all(): return X, y, Cv * w, w
+    X, y, w = np.asarray(X)[keep], np.asarray(y)[keep], w[keep]
+    return X, y, (Cv[keep] if np.ndim(C) else C) * w, w
+
 def fit_qsvm(X, # data (m, n), float64
              y, # labels ±1, (m,)
-             C=1.0, # loss weight
+             C=1.0, # loss weight (scalar, or (m,) per training point: the class weights)
              *, tol:float=1e-3, # SMO tolerance (the primal route uses min(tol, 1e-8))
              max_iter=None, # SMO step cap (None: smo_budget, then the primal route finishes)
              route:str="auto", # "dual" (SMO), "primal" (interior point) or "auto" (see choose_route)
-             deadline=None # time.perf_counter() value at which the solver stops (None: no time limit)
+             deadline=None, # time.perf_counter() value at which the solver stops (None: no time limit)
+             sample_weight=None # varpi (m,): the regulariser is G_varpi and the box C varpi_i; zero weights remove points
             )->QuadraticFit:
     "Soft-margin QSVM (Luo et al.) through its dual with SMO and the KKT recovery of $(W, b, c)$."
     y = check_labels(y)
+    X, y, C, w = weighted_problem(X, y, C, sample_weight)
     primal_tol = min(tol, 1e-8)
     with blas_threads(*np.shape(X)):
-        R, G = quadratic_features(X), gram_matrix(X)
+        R, G = quadratic_features(X), gram_matrix(X, w)
         spec = spectral_gram(G, R, scale=True)
         z, c, _, res, route = solve_hinge(spec, y, C, route=choose_route(*R.shape, route), tol=tol, max_iter=max_iter,
                                           primal_tol=primal_tol, deadline=deadline)
@@ -650,16 +668,26 @@ class SquaredSystem:
     ybar: float       # mean label
     Utg: np.ndarray | None = None   # (d,) U^T g, computed once
 
+def squared_moments(R, y, # features (m, d), labels ±1
+                    C # loss weight (scalar, or C_i (m,))
+                   )->tuple: # (rbar, ybar, C R_c^T R_c, C R_c^T y_c), centred with the weights C_i
+    "The centred second moments of the squared loss: $\\bar r = \\sum_iC_ir_i/\\sum_iC_i$, $\\sum_iC_i(r_i - \\bar r)(r_i - \\bar r)^\\top$, $\\sum_iC_i(r_i - \\bar r)(y_i - \\bar y)$."
+    if np.ndim(C) == 0:                                        # one weight: the plain means
+        rbar, ybar = R.mean(axis=0), float(np.mean(y))
+        return rbar, ybar, C * (R.T @ R - R.shape[0] * np.outer(rbar, rbar)), C * (R.T @ y - R.shape[0] * ybar * rbar)
+    C = np.asarray(C, dtype=float); s = C.sum()
+    rbar, ybar = (C @ R) / s, float(C @ y / s)
+    return rbar, ybar, R.T @ (C[:, None] * R) - s * np.outer(rbar, rbar), R.T @ (C * y) - s * ybar * rbar
+
 def squared_system(G, R, y, # G (d, d), features (m, d), labels ±1
-                   C:float, # loss weight (scalar)
+                   C, # loss weight (scalar, or C_i (m,))
                    rcond:float=_EIG_RCOND # relative eigenvalue threshold
                   )->SquaredSystem:
     "Build and eigendecompose $G_{\\rm sq} = G + 2\\mathcal C R_{\\rm c}^\\top R_{\\rm c}$ once per fit (second moments of $R$)."
-    rbar, ybar = R.mean(axis=0), float(np.mean(y))
-    RtR = R.T @ R - R.shape[0] * np.outer(rbar, rbar)
-    eigvals, U = cached_eigh(G + 2 * C * RtR)
+    rbar, ybar, CRtR, CRty = squared_moments(R, y, C)
+    eigvals, U = cached_eigh(G + 2 * CRtR)
     eigvals = np.where(eigvals > rcond * max(eigvals.max(), 0.0), eigvals, 0.0)
-    g = 2 * C * (R.T @ y - R.shape[0] * ybar * rbar)
+    g = 2 * CRty
     return SquaredSystem(eigvals, U, g, rbar, ybar, U.T @ g)
 
 def solve_squared_subproblem(sq:SquaredSystem, rho:float=0.0, u=None # penalty weight and sparse point
@@ -673,11 +701,13 @@ def solve_squared_subproblem(sq:SquaredSystem, rho:float=0.0, u=None # penalty w
     return z, sq.ybar - float(sq.rbar @ z)
 
 def fit_lsqsvm(X, y, # data (m, n), labels ±1
-               C=1.0 # loss weight
+               C=1.0, # loss weight (scalar or (m,))
+               sample_weight=None # varpi (m,): G_varpi and the weights C varpi_i on the residuals
               )->QuadraticFit:
     "The unconstrained least-squares QSVM ($k = d$ of LS-$\\ell_0$-QSVM), closed form."
     y = check_labels(y)
-    R, G = quadratic_features(X), gram_matrix(X)
+    X, y, C, w = weighted_problem(X, y, C, sample_weight)
+    R, G = quadratic_features(X), gram_matrix(X, w)
     z, c = solve_squared_subproblem(squared_system(G, R, y, C))
     return QuadraticFit(z, c, primal_objective(G, R, y, C, z, c, loss="squared"), 1, True, 0.0,
                         alpha=2 * C * (1.0 - y * (R @ z + c)))
@@ -901,13 +931,15 @@ def fit_l1qsvm(X, # data (m, n), float64
                ridge:float=1e-12, # cvxopt: ridge on the (Jacobi-scaled) z block (needed only for singular G)
                polish:bool=True, # cvxopt: exact zeros by `polish_l1_support` (kept only when it passes the optimality check)
                solver:str="active-set", # "active-set" (ADMM or QSVM signs, then an active set; the cvxopt route if it cannot certify) or "cvxopt" (the reference)
-               deadline=None # time.perf_counter() value at which every solver stops (cvxopt: the polish is skipped)
+               deadline=None, # time.perf_counter() value at which every solver stops (cvxopt: the polish is skipped)
+               sample_weight=None # varpi (m,): G_varpi and the box C varpi_i; zero weights remove points
               )->QuadraticFit:
     "$\\ell_1$-QSVM (Mousavi et al.): by `solve_l1qsvm`, or as the QP in the split variables $w = w^+ - w^-$ with cvxopt."
     y = check_labels(y)
     if solver not in ("active-set", "cvxopt"): raise ValueError(f"solver must be 'active-set' or 'cvxopt', got {solver!r}")
+    X, y, C, w = weighted_problem(X, y, C, sample_weight)
     with blas_threads(*np.shape(X)):
-        R, G = quadratic_features(X), gram_matrix(X)
+        R, G = quadratic_features(X), gram_matrix(X, w)
         if solver == "cvxopt":
             return _l1qsvm_cvxopt(G, R, y, C, lam, tol=tol, max_iter=max_iter, ridge=ridge, polish=polish, deadline=deadline)
         return solve_l1qsvm(G, R, y, C, lam, tol=max(tol, 1e-8), deadline=deadline)

@@ -18,6 +18,7 @@ from numba import njit
 
 from .smo import _BRACKET_EVERY, TAU, LowRankQ, _new_state, _solve
 from .subproblems import (_EIG_RCOND, _chol_solve, best_intercept, primal_objective, smo_budget, solve_hinge_ip,
+                                squared_moments,
                                 solver_route)
 
 # %% ../nbs/06a_swap.ipynb #d9a1e7e4
@@ -334,13 +335,14 @@ def _null_multipliers(y, C):
 
 def _squared_parts(G, R, y, C):
     "M = G + 2C R~^T R~, v = 2C R~^T y~ and C ||y~||^2 (intercept eliminated): F*(S) = C||y~||^2 - 1/2 v_S^T M_SS^-1 v_S."
-    rbar, yt = R.mean(axis=0), y - y.mean()
-    RtR = R.T @ R - R.shape[0] * np.outer(rbar, rbar)
-    return G + 2 * C * RtR, 2 * C * (R.T @ yt), float(C * yt @ yt)
+    _, ybar, CRtR, CRty = squared_moments(R, y, C)          # centred with the weights C_i (02)
+    return G + 2 * CRtR, 2 * CRty, float(np.sum(C * (y - ybar)**2))
 
 def _forward_gain(G, R, y, C, loss):
     "Step 3 with B = {} at the constant model: v_j^2 / M_jj for every term."
-    if loss == "squared": M_diag, v = np.diag(G) + 2 * C * R.var(axis=0) * R.shape[0], 2 * C * (R.T @ (y - y.mean()))
+    if loss == "squared":
+        _, _, CRtR, CRty = squared_moments(R, y, C)
+        M_diag, v = np.diag(G) + 2 * np.diag(CRtR), 2 * CRty
     else: M_diag, v = np.diag(G), R.T @ (y * _null_multipliers(y, C))
     return v**2 / np.maximum(M_diag, np.finfo(float).tiny)
 
@@ -428,7 +430,7 @@ def _refine_squared(G, R, y, C, A, rtol, deadline, parts=None):
         if status != "certified": break
     z = np.zeros(G.shape[0])
     z[A] = np.linalg.lstsq(M[np.ix_(A, A)], v[A], rcond=_EIG_RCOND)[0]   # M^+ cut at _EIG_RCOND (as in 02): no round-off directions
-    c = float(y.mean() - R.mean(axis=0) @ z)
+    c = float(y.mean() - R.mean(axis=0) @ z) if np.ndim(C) == 0 else float(C @ (y - R @ z) / np.sum(C))   # weighted mean
     cert = _certificate(LB, thr, F, rtol, np.zeros(LB.shape, bool), n_swaps, 0, status)
     return SwapResult(z, c, 2 * C * (1.0 - y * (R @ z + c)), A, cert)
 

@@ -15,7 +15,7 @@ NOTEBOOKS = sorted(p for p in (ROOT / "nbs").rglob("*.ipynb")
                    if not any(part.startswith(("_", ".")) for part in p.relative_to(ROOT / "nbs").parts))
 
 GREEK = """alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi pi rho sigma
-varsigma varrho tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega""".split()
+varsigma varrho varpi tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega""".split()
 KNOWN = set(GREEK) | set("""
 Big Bigl Bigr big bigl bigr bigg Bigg left right middle langle rangle lVert rVert lvert rvert lfloor rfloor lceil rceil
 frac tfrac dfrac binom sqrt sum prod int lim sup inf max min arg det log ln exp sin cos arccos tanh Pr

@@ -85,6 +85,10 @@ GROUPS = [
         S(r"$\Sigma$, $\mu$", r"the second and first moments, $X^\top X$ and $X^\top\mathbf 1$, that $G$ is built from",
           "`second_moments`", "01_features", r"\\Sigma" + E, r"\\mu(?![A-Za-z_])"),
         S(r"$\mathbf 1$", r"the vector of ones", "", "01_features", r"\\mathbf\s*\{?1"),
+        S(r"$\varpi_i$, $\varpi$, $G_\varpi$", r"the weight of training point $i$ (an integer weight counts the point that many "
+          r"times, in the loss and in the regulariser); the vector of weights; $G$ of the weighted sum, "
+          r"$\tfrac12z^\top G_\varpi z = \sum_i\varpi_i\lVert Wx_i + b\rVert^2$", "`sample_weight`", "01_features",
+          r"\\varpi" + E),
     ]),
     ("Models and the convex subproblems", [
         S(r"$\mathcal C$, $C$, $C_i$", r"the weight of the loss (written $C$ in the SMO and S-KLR notebooks; $C_i$ when it "

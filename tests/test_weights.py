@@ -1,0 +1,125 @@
+"""Sample and class weights: an integer weight equals repeating the point, for every model.
+
+For the quadratic surfaces both the loss and the regulariser sum over training points, so an integer `sample_weight`
+must give the same objective, z and intercept as the repeated rows (QSVM, L1QSVM, LS fits: to 1e-8 relative; the l0
+models, whose search may take another path: the same objective to 1e-6 where both end on the same support).
+scikit-learn's sample-weight checks run on every estimator that takes weights.
+"""
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.utils.estimator_checks import (check_class_weight_classifiers, check_sample_weight_equivalence_on_dense_data,
+                                            check_sample_weights_list, check_sample_weights_not_an_array,
+                                            check_sample_weights_not_overwritten, check_sample_weights_shape)
+
+from l0qsvm import QSVM, L1QSVM, L0QSVM
+from l0qsvm.features import gram_matrix, pack_surface, quadratic_features, unpack_surface
+from l0qsvm.penalty import fit_l0qsvm
+from l0qsvm.subproblems import fit_l1qsvm, fit_lsqsvm, fit_qsvm, primal_objective
+
+
+def _data(seed=0, m=40, n=3):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((m, n))
+    y = np.where(X[:, 0] * X[:, 1] + 0.3 * rng.standard_normal(m) > 0, 1.0, -1.0)
+    return X, y, rng.integers(0, 4, m)
+
+
+def _rel(a, b): return float(np.abs(np.asarray(a) - b).max() / max(1.0, np.abs(b).max()))
+
+
+def test_weighted_gram_identity():
+    X, _, w = _data(1)
+    rng = np.random.default_rng(2); B = rng.standard_normal((3, 3)); z = pack_surface(B + B.T, rng.standard_normal(3))
+    W, b = unpack_surface(z)
+    Gw = gram_matrix(X, w)
+    assert abs(0.5 * z @ Gw @ z - np.sum(w * np.sum((X @ W + b)**2, axis=1))) <= 1e-10 * (0.5 * z @ Gw @ z)
+    assert _rel(Gw, gram_matrix(np.repeat(X, w, axis=0))) <= 1e-12
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("fit", ["qsvm", "qsvm-primal", "l1", "l1-cvxopt", "ls"])
+def test_integer_weights_equal_repeated_rows(fit, seed):
+    X, y, w = _data(seed)
+    Xr, yr = np.repeat(X, w, axis=0), np.repeat(y, w)
+    f = {"qsvm": lambda X, y, **kw: fit_qsvm(X, y, 1.0, tol=1e-10, **kw),
+         "qsvm-primal": lambda X, y, **kw: fit_qsvm(X, y, 1.0, route="primal", **kw),
+         "l1": lambda X, y, **kw: fit_l1qsvm(X, y, 1.0, 0.5, **kw),
+         "l1-cvxopt": lambda X, y, **kw: fit_l1qsvm(X, y, 1.0, 0.5, solver="cvxopt", **kw),
+         "ls": lambda X, y, **kw: fit_lsqsvm(X, y, 1.5, **kw)}[fit]
+    a, b = f(X, y, sample_weight=w), f(Xr, yr)
+    assert a.converged and b.converged
+    assert abs(a.objective - b.objective) <= 1e-8 * abs(b.objective)
+    tol = 1e-8 if fit in ("qsvm", "ls", "l1") else 1e-5     # interior points: z to their own gap (objective: 1e-8)
+    assert _rel(a.z, b.z) <= tol
+    # the intercept: equal where it is unique; where the optimal intercepts form an interval (02_subproblems), a's is
+    # one of the repeated problem's optimal intercepts
+    Gr, Rr, C = gram_matrix(Xr), quadratic_features(Xr), 1.5 if fit == "ls" else 1.0
+    loss = "squared" if fit == "ls" else "hinge"
+    F_b = primal_objective(Gr, Rr, yr, C, b.z, b.c, loss=loss, lam=0.5 if fit.startswith("l1") else 0.0)
+    F_ac = primal_objective(Gr, Rr, yr, C, b.z, a.c, loss=loss, lam=0.5 if fit.startswith("l1") else 0.0)
+    assert abs(F_ac - F_b) <= (1e-8 if fit in ("qsvm", "ls", "l1") else 1e-6) * abs(F_b)
+
+
+@pytest.mark.parametrize("loss", ["hinge", "squared"])
+@pytest.mark.parametrize("refine", ["swap", None])
+def test_l0_integer_weights_same_objective_on_same_support(loss, refine):
+    X, y, w = _data(3)
+    a = fit_l0qsvm(X, y, 4, 1.0, loss=loss, refine=refine, sample_weight=w)
+    b = fit_l0qsvm(np.repeat(X, w, axis=0), np.repeat(y, w), 4, 1.0, loss=loss, refine=refine)
+    same = set(np.flatnonzero(a.z).tolist()) == set(np.flatnonzero(b.z).tolist())
+    assert same, "both searches end on the same support on these data"
+    assert abs(a.objective - b.objective) <= 1e-6 * abs(b.objective)
+
+
+def test_zero_weights_remove_points_and_class_weight_scales_C():
+    X, y, w = _data(4)
+    a = QSVM(tol=1e-10).fit(X, y, sample_weight=w)
+    b = QSVM(tol=1e-10).fit(X[w > 0], y[w > 0], sample_weight=w[w > 0])
+    assert _rel(a.z_, b.z_) <= 1e-8 and _rel(a.c_, b.c_) <= 1e-8
+    cw = {-1.0: 2.0, 1.0: 0.5}            # class_weight multiplies C (loss only): the same as a per-point C in the fit
+    e = QSVM(tol=1e-10, class_weight=cw).fit(X, y)
+    f = fit_qsvm(X, y, np.where(y > 0, 0.5, 2.0), tol=1e-10)
+    assert _rel(e.z_[0], f.z) <= 1e-8 and abs(e.objective_[0] - f.objective) <= 1e-8 * f.objective
+    # ... and not the regulariser: scaling every class by 2 is C = 2, not sample weights of 2
+    g = QSVM(C=2.0, tol=1e-10).fit(X, y); h = QSVM(tol=1e-10, class_weight={-1.0: 2.0, 1.0: 2.0}).fit(X, y)
+    assert _rel(g.z_, h.z_) <= 1e-8
+    k = QSVM(tol=1e-10).fit(X, y, sample_weight=np.full(len(y), 2.0))
+    assert _rel(k.z_, g.z_) > 1e-3
+
+
+def test_bad_weights_raise():
+    X, y, w = _data(5)
+    for bad, msg in [(-w, "[Nn]egative|>= 0"), (np.full(len(y), np.nan), "NaN|finite"), (w[:5], "shape|samples"),
+                     (0 * w, "zero")]:
+        with pytest.raises(ValueError, match=msg): QSVM().fit(X, y, sample_weight=bad)
+    with pytest.raises(ValueError, match="not in class"): QSVM(class_weight={7: 1.0}).fit(X, y)
+
+
+def test_balanced_class_weight_uses_weighted_counts():
+    """'balanced' with integer sample weights equals 'balanced' on the repeated rows (the class sizes are weighted)."""
+    X, y, w = _data(6)
+    a = L0QSVM(k=4, loss="squared", class_weight="balanced").fit(X, y, sample_weight=w)
+    b = L0QSVM(k=4, loss="squared", class_weight="balanced").fit(np.repeat(X, w, axis=0), np.repeat(y, w))
+    assert abs(a.objective_[0] - b.objective_[0]) <= 1e-8 * b.objective_[0]
+
+
+# The checks of scikit-learn. With their default tolerance (1e-3 on the KKT violation) QSVM's SMO answers to its
+# tolerance, not to the 1e-7 these checks compare at: the equivalence is checked at tol=1e-10. L0QSVM's hinge fit ends
+# on the same support with the same objective (checked above), but its intercept may sit at another point of an interval
+# of optimal intercepts (02_subproblems), so the decision values differ: that check is an expected failure there.
+ESTIMATORS = [QSVM(tol=1e-10), L1QSVM(), L0QSVM(k=3), L0QSVM(k=3, loss="squared")]
+CHECKS = [check_sample_weight_equivalence_on_dense_data, check_sample_weights_not_an_array, check_sample_weights_list,
+          check_sample_weights_shape, check_sample_weights_not_overwritten, check_class_weight_classifiers]
+
+
+@pytest.mark.parametrize("estimator", ESTIMATORS, ids=repr)
+@pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.__name__)
+def test_sklearn_weight_checks(estimator, check):
+    if (check is check_sample_weight_equivalence_on_dense_data and isinstance(estimator, L0QSVM)
+            and estimator.loss == "hinge"):
+        pytest.xfail("the hinge intercept is one point of an interval of optimal intercepts (same objective and support)")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check(type(estimator).__name__, estimator)
