@@ -5,8 +5,8 @@
 # %% auto #0
 __all__ = ['QuadraticFit', 'primal_objective', 'qsvm_primal_cvxopt', 'cached_eigh', 'sparse_Ut', 'SpectralGram', 'spectral_gram',
            'shifted_inverse', 'hinge_dual_linear', 'hinge_dual_matrix', 'recover_hinge', 'solve_hinge_subproblem',
-           'HingeIP', 'pinv_factor', 'solve_hinge_ip', 'HingeSolve', 'ip_accepted', 'solve_hinge_primal',
-           'blas_threads', 'solver_route', 'smo_budget', 'choose_route', 'solve_hinge', 'best_intercept',
+           'best_intercept', 'HingeIP', 'pinv_factor', 'solve_hinge_ip', 'HingeSolve', 'ip_accepted',
+           'solve_hinge_primal', 'blas_threads', 'solver_route', 'smo_budget', 'choose_route', 'solve_hinge',
            'weighted_problem', 'fit_qsvm', 'SquaredSystem', 'squared_moments', 'squared_system',
            'solve_squared_subproblem', 'fit_lsqsvm', 'l1_optimality_residual', 'polish_l1_support',
            'signed_support_fit', 'l1_active_set', 'L1ADMM', 'solve_l1qsvm', 'fit_l1qsvm']
@@ -23,6 +23,9 @@ from cvxopt import solvers
 
 from .features import quadratic_features, gram_matrix, n_features_from_params, check_weights
 from .smo import smo_solve, check_labels, LowRankQ
+
+# %% ../nbs/02_subproblems.ipynb #728d4f81
+from numba import njit
 
 # %% ../nbs/02_subproblems.ipynb #b37412c9
 @dataclass
@@ -220,8 +223,35 @@ def solve_hinge_subproblem(spec:SpectralGram, y, # labels ±1, (m,)
     z, c, xi = recover_hinge(spec, y, res.alpha, res.bias, rho, u)
     return z, c, xi, res
 
-# %% ../nbs/02_subproblems.ipynb #728d4f81
-from numba import njit
+# %% ../nbs/02_subproblems.ipynb #3922b2b5
+def best_intercept(f, # decision values without intercept, R z, (m,)
+                   y, # labels ±1
+                   C=1.0, # loss weights (scalar or (m,))
+                   loss:str="hinge" # "hinge" or "squared"
+                  )->float: # argmin_c sum_i C_i l(1 - y_i (f_i + c)), l the loss (midpoint of the minimisers)
+    "The exact optimal intercept for fixed $z$."
+    f, y = np.asarray(f, dtype=float), np.asarray(y, dtype=float)
+    w = np.broadcast_to(np.asarray(C, dtype=float), f.shape)
+    if loss == "squared": return float(np.sum(w * (y - f)) / np.sum(w))
+    t = y - f
+    return float(_hinge_intercept(t, y, np.array(w), np.argsort(t, kind="stable")))   # (a writable copy: one signature)
+
+@njit(cache=True)
+def _hinge_intercept(t, y, w, order):
+    "`best_intercept` for the hinge loss: the kinks t = y - f in their order, until the slope to the right is >= 0."
+    pos_right = 0.0                                # slope just right of kink t_j: the C of the negatives with t <= t_j
+    for q in range(t.size):                        # minus those of the positives with t > t_j
+        if y[q] > 0: pos_right += w[q]
+    neg = 0.0
+    for r in range(t.size):
+        q = order[r]
+        if y[q] < 0: neg += w[q]
+        else: pos_right -= w[q]
+        slope = neg - pos_right
+        if slope > 0: return t[q]                  # a unique minimiser at this kink
+        if slope == 0:                             # slope 0 up to the next kink: every c between is optimal (midpoint)
+            return 0.5 * (t[q] + t[order[r + 1]]) if r + 1 < t.size else t[q]
+    return t[order[t.size - 1]]
 
 # %% ../nbs/02_subproblems.ipynb #63393d87
 _IP_TOL = 1e-9   # default certified relative gap of solve_hinge_ip
@@ -571,36 +601,6 @@ def solve_hinge(spec:SpectralGram, y, # labels ±1, (m,)
     z, c, xi, res = solve_hinge_subproblem(spec, y, C, rho, u, Q=Q, alpha0=alpha0, tol=tol, max_iter=cap, deadline=deadline)
     if res.status != "max_iter" or max_iter is not None: return z, c, xi, res, "dual"
     return (*solve_hinge_primal(spec, y, C, rho, u, tol=primal_tol, x0=np.r_[z, c], deadline=deadline), "dual>primal")
-
-# %% ../nbs/02_subproblems.ipynb #3922b2b5
-def best_intercept(f, # decision values without intercept, R z, (m,)
-                   y, # labels ±1
-                   C=1.0, # loss weights (scalar or (m,))
-                   loss:str="hinge" # "hinge" or "squared"
-                  )->float: # argmin_c sum_i C_i l(1 - y_i (f_i + c)), l the loss (midpoint of the minimisers)
-    "The exact optimal intercept for fixed $z$."
-    f, y = np.asarray(f, dtype=float), np.asarray(y, dtype=float)
-    w = np.broadcast_to(np.asarray(C, dtype=float), f.shape)
-    if loss == "squared": return float(np.sum(w * (y - f)) / np.sum(w))
-    t = y - f
-    return float(_hinge_intercept(t, y, np.array(w), np.argsort(t, kind="stable")))   # (a writable copy: one signature)
-
-@njit(cache=True)
-def _hinge_intercept(t, y, w, order):
-    "`best_intercept` for the hinge loss: the kinks t = y - f in their order, until the slope to the right is >= 0."
-    pos_right = 0.0                                # slope just right of kink t_j: the C of the negatives with t <= t_j
-    for q in range(t.size):                        # minus those of the positives with t > t_j
-        if y[q] > 0: pos_right += w[q]
-    neg = 0.0
-    for r in range(t.size):
-        q = order[r]
-        if y[q] < 0: neg += w[q]
-        else: pos_right -= w[q]
-        slope = neg - pos_right
-        if slope > 0: return t[q]                  # a unique minimiser at this kink
-        if slope == 0:                             # slope 0 up to the next kink: every c between is optimal (midpoint)
-            return 0.5 * (t[q] + t[order[r + 1]]) if r + 1 < t.size else t[q]
-    return t[order[t.size - 1]]
 
 # %% ../nbs/02_subproblems.ipynb #e1422322
 def _hinge_cause(route:str, res, tol:float, max_iter, primal_tol:float)->str:
