@@ -1,6 +1,6 @@
 """Fit time of `SparseKLR` against the other sparse kernel logistic models, `IVM` and `L12KLR`, at equal accuracy.
 
-Data: the eleven data sets of the comparison in `nbs/05d_sklr_comparison.ipynb` (the ten binary UCI sets of the
+Data: the eleven data sets of the comparison in `nbs/12a_sklr_comparison.ipynb` (the ten binary UCI sets of the
 project, `$L0QSVM_DATA_DIR`, and breast cancer), each split as the first outer fold of that comparison
 (`protocol_splits`, seed 0): the model is fitted on the training part (4/5 of the data, standardised on it) and
 scored on the test fold. RBF kernel with gamma="scale" for every model.

@@ -684,22 +684,27 @@ def _dataset(text):
         raise argparse.ArgumentTypeError(f"unknown data set {text!r}; choose from {sorted(list_datasets())}")
     return name
 
-def _model(text):
+def _model_key(more_models):
     import argparse
-    from l0qsvm.sklr_comparison import METHODS as SKLR_METHODS
-    if text not in MODELS and text not in SKLR_METHODS:
-        raise argparse.ArgumentTypeError(f"unknown model {text!r}; choose from {list(MODELS)} (--paper sklr: {list(SKLR_METHODS)})")
-    return text
+    def parse(text):
+        if text not in MODELS and text not in more_models:
+            more = f" (or, for another paper's protocol: {more_models})" if more_models else ""
+            raise argparse.ArgumentTypeError(f"unknown model {text!r}; choose from {list(MODELS)}{more}")
+        return text
+    return parse
 
-def add_reproduce_parser(subparsers # the `add_subparsers()` object of the l0qsvm parser
+def add_reproduce_parser(subparsers, # the `add_subparsers()` object of the l0qsvm parser
+                         more:dict=None, # {paper: (run(args) -> exit code, its model keys)}: protocols of later modules
                         ):
     "Add `l0qsvm reproduce` (the paper's Table 1 protocol) to the command's parser."
+    more = dict(more or {})
     p = subparsers.add_parser("reproduce", help="run the paper's Table 1 protocol and print our table beside the paper's",
                               description="Reproduce Table 1 of the L0-QSVM paper: 5-fold stratified cross-validation, "
                                           "random search on a 3:1 train/validation split, refit, test.")
-    p.add_argument("--paper", choices=["v1", "v2", "sklr"], default="v2", help="which version's Table 1 (default v2); sklr: S-KLR against its peers")
+    p.add_argument("--paper", choices=["v1", "v2", *more], default="v2",
+                   help="which version's Table 1 (default v2)" + "".join(f"; {k}: its own protocol" for k in more))
     p.add_argument("--datasets", nargs="+", type=_dataset, metavar="NAME", help="data sets (default: the paper's)")
-    p.add_argument("--models", nargs="+", type=_model, metavar="KEY", help=f"models, of {list(MODELS)} (default: the paper's)")
+    p.add_argument("--models", nargs="+", type=_model_key(sorted({m for _, ms in more.values() for m in ms})), metavar="KEY", help=f"models, of {list(MODELS)} (default: the paper's)")
     p.add_argument("--configs", type=_int_at_least(1), metavar="N", help=f"configurations per fold (default 100; --quick {QUICK_CONFIGS})")
     p.add_argument("--folds", type=_int_at_least(2), default=5, metavar="N", help="outer folds (default 5)")
     p.add_argument("--jobs", type=_jobs, default=-1, metavar="N", help="parallel workers, -1 for all cores (default -1); at most the CPU count without --scheduler")
@@ -709,14 +714,12 @@ def add_reproduce_parser(subparsers # the `add_subparsers()` object of the l0qsv
     p.add_argument("--seed", type=_int_at_least(0), default=0, metavar="N", help="seed of every split and draw (default 0)")
     p.add_argument("--quick", action="store_true", help=f"only {', '.join(QUICK_DATASETS)} (they ship with scikit-learn), {QUICK_CONFIGS} configurations")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
-    p.set_defaults(func=reproduce, _parser=p)
+    p.set_defaults(func=reproduce, _parser=p, _more={k: run for k, (run, _) in more.items()})
     return p
 
 def reproduce(args)->int:
     "Run `l0qsvm reproduce` from parsed arguments; print the table beside the paper's; exit code."
-    if args.paper == "sklr":                         # the S-KLR paper's comparison (05d_sklr_comparison)
-        from l0qsvm.sklr_comparison import reproduce_sklr
-        return reproduce_sklr(args)
+    if args.paper in getattr(args, "_more", {}): return args._more[args.paper](args)   # another paper's protocol
     if args.scheduler and args.backend != "dask": args._parser.error("--scheduler needs --backend dask")
     cpus = _cpu_count()
     if args.jobs > cpus and not args.scheduler:      # a remote cluster may have more workers than this machine

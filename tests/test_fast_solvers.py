@@ -188,3 +188,17 @@ def test_best_pairs_takes_the_swaps_a_full_stable_sort_gives():
         vals[rng.random(flat.size) < 0.05] = -np.inf
         limit = max(2, k // 4)
         assert np.array_equal(_best_pairs(flat, vals, d, k, limit), _distinct_pairs(flat[np.argsort(vals, kind="stable")], d, k, limit))
+
+
+def test_null_term_of_real_data_costs_no_fit():
+    "Ionosphere's second feature is 0 in every row: its square is a null term, and the certified search spends no fit on it."
+    from sklearn.preprocessing import StandardScaler
+    from l0qsvm import load_dataset
+    from l0qsvm.features import gram_matrix, term_names
+    from l0qsvm.swap import null_terms
+    iono = load_dataset("ionosphere")
+    X = StandardScaler().fit_transform(np.asarray(iono.data, dtype=float))
+    assert [term_names(34)[j] for j in np.flatnonzero(null_terms(gram_matrix(X)))] == ["x1²"]
+    for loss in ("hinge", "squared"):
+        cert = L0QSVM(68, C=10.0, loss=loss).fit(X, iono.target).swap_certificate_[0]
+        assert cert["passed"] and cert["by_fit"] == 0 and cert["n_fits"] < 1000

@@ -1,4 +1,4 @@
-"""The comparison of `05d_sklr_comparison`: its selection rule, the splits every method shares, resuming a run, and the
+"""The comparison of `12a_sklr_comparison`: its selection rule, the splits every method shares, resuming a run, and the
 command line (`l0qsvm reproduce --paper sklr`), whose bad arguments are usage errors."""
 import json
 
