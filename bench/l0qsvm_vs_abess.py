@@ -10,7 +10,7 @@ the times: the test accuracy of both, and for L0QSVM whether its swap certificat
 Data: breast cancer (scikit-learn, 30 features), red wine quality (UCI 186, `$L0QSVM_DATA_DIR/winequality-red.csv`,
 label quality >= 6, 11 features). k in {5, 2n}; L0QSVM with C = 10 (the value the examples use on standardised data;
 `--C` changes it) and its defaults otherwise (hinge loss, refine="swap": for k <= 15 the swap search starts from the
-k screened terms, for larger k from Algorithm 1 on a screened working set; see `06_penalty`).
+k screened terms, for larger k from Algorithm 1 on a screened working set; see `06a_swap`).
 
 Then CPU contention: the breast-cancer fits (k = 5 and k = 60) with a busy process pinned to one core, paused and
 resumed between alternating quiet and busy fits (`contention` of `bench/blas_threads.py`, which documents the

@@ -19,7 +19,8 @@ from scipy import sparse
 from sklearn.datasets import load_breast_cancer, load_wine
 from sklearn.preprocessing import StandardScaler
 
-from l0qsvm.penalty import _RHO0_REL, fit_l0qsvm
+from l0qsvm.penalty import _RHO0_REL
+from l0qsvm.swap import fit_l0qsvm
 
 K, C = 5, 1.0
 BETA, EPS_I, EPS_O, MAX_INNER, MAX_OUTER = 5.0, 1e-4, 1e-3, 100, 50

@@ -7,8 +7,8 @@ from .smo import smo_solve, klr_dual_solve, SMOResult, LowRankQ, KernelQ, max_vi
 from .estimators import QSVM, L1QSVM, L0QSVM
 from .cv import L0QSVMCV, L1QSVMCV, plot_cv_path
 from .subproblems import QuadraticFit, fit_qsvm, fit_l1qsvm, fit_lsqsvm, qsvm_primal_cvxopt
-from .penalty import fit_l0qsvm, penalty_decomposition, lu_zhang_certificate
-from .swap import swap_refine
+from .penalty import penalty_decomposition, lu_zhang_certificate
+from .swap import swap_refine, fit_l0qsvm
 from .plotting import plot_decision_surface, plot_coefficients, plot_history, plot_accuracy_vs_k
 from .sklr import lambda_bound, lambda_grid, paper_start
 from .sklr_estimator import SparseKLR, KLR, fit_path, BoxGapWarning

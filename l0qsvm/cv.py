@@ -26,9 +26,8 @@ from .estimators import L0QSVM, L1QSVM, compile_all, roundoff_zeros
 from .features import quadratic_features, gram_matrix
 from .multiclass import (encode_labels, ovr_targets, ovr_decision, ovr_predict, check_label_types, check_feature_scales,
                                check_quadratic_range)
-from .penalty import penalty_decomposition
 from .subproblems import QuadraticFit, primal_objective, best_intercept, blas_threads, solve_l1qsvm
-from .swap import swap_refine, screen_terms, _squared_parts
+from .swap import swap_refine, swap_refined_fit, screen_terms, _squared_parts
 
 # %% ../nbs/09_cv.ipynb #6ff2ac9b
 _PATH_TOL = 1e-4     # warm path: the fits' relative gap (a cold `L0QSVM` fit: 1e-9 after a search at 1e-7)
@@ -53,7 +52,7 @@ def l0_path(G, R, y, # G (d, d), features (m, d), labels ±1
             ks, # increasing sparsity levels
             C, # loss weight
             *, loss:str="hinge", # "hinge" or "squared"
-            warm_start:bool=True, # False: one cold `penalty_decomposition(..., refine="swap")` per k (as `L0QSVM`)
+            warm_start:bool=True, # False: one cold `swap_refined_fit` per k (as `L0QSVM`)
             max_failed=_PATH_PATIENCE, # warm path: patience of the swap search (None: search to the certificate)
             path_tol:float=_PATH_TOL, # warm path: relative gap of its fits (`swap_refine`'s search_tol)
             deadline=None # time.perf_counter() value at which every fit stops
@@ -61,7 +60,7 @@ def l0_path(G, R, y, # G (d, d), features (m, d), labels ±1
     "The fits of model (1) for every $k$ of `ks`, each warm-started from the previous one (its support grown, then swapped)."
     d = G.shape[0]
     if not warm_start:
-        for k in ks: yield penalty_decomposition(G, R, y, k, C, loss=loss, refine="swap", deadline=deadline)
+        for k in ks: yield swap_refined_fit(G, R, y, k, C, loss=loss, deadline=deadline)
         return
     parts = _squared_parts(G, R, y, C) if loss == "squared" else None
     A = prev = None

@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['SWAP_RTOL', 'null_terms', 'SwapBounds', 'SupportFit', 'SupportDual', 'point_of', 'support_fit', 'screen_terms',
-           'SwapResult', 'swap_refine', 'dual_ascent']
+           'SwapResult', 'swap_refine', 'swap_refined_fit', 'fit_l0qsvm', 'dual_ascent']
 
 # %% ../nbs/06a_swap.ipynb #c32eeaa0
 import time
@@ -16,10 +16,13 @@ from scipy.linalg.lapack import dtrtri
 
 from numba import njit
 
-from .smo import _BRACKET_EVERY, TAU, LowRankQ, _new_state, _solve
+from .features import quadratic_features, gram_matrix
+from .penalty import _check_arguments, lu_zhang_certificate, penalty_decomposition
+from .smo import _BRACKET_EVERY, TAU, LowRankQ, _new_state, _solve, check_labels
 from .subproblems import (_EIG_RCOND, _chol_solve, best_intercept, primal_objective, smo_budget, solve_hinge_ip,
                                 squared_moments,
-                                solver_route)
+                                solver_route, QuadraticFit, _FEW_TERMS, blas_threads, weighted_problem)
+
 
 # %% ../nbs/06a_swap.ipynb #d9a1e7e4
 SWAP_RTOL = 1e-5      # the certificate's tolerance: a swap must lower F by more than SWAP_RTOL max(1, |F|) to count
@@ -637,6 +640,95 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
     cert = _certificate(s.LB, s.thr, s.cur.UB, rtol, s.fitted, s.n_swaps, s.n_fits, s.status)
     cert.update(smo_questions=int(s.count[2]), smo_steps=int(s.count[1]))   # the SMO questions (appendix D)
     return SwapResult(z, c, s.cur.alpha, s.A, cert)
+
+# %% ../nbs/06a_swap.ipynb #42ad6682
+_WORKING_SET = (2, 10)  # refine="swap": Algorithm 1 runs on the max(2k, k + 10) terms screen_terms ranks first
+_SETTLE_MAX_INNER = 5   # refine="swap": inner iterations per outer iteration of Algorithm 1 (at most)
+
+def swap_refined_fit(G, R, y, # G (d, d), features (m, d), labels ±1
+                     k:int, # sparsity level
+                     C=1.0, # loss weight
+                     *, loss:str="hinge", # "hinge" or "squared"
+                     route:str="auto", # hinge solver route: "dual", "primal" or "auto"
+                     deadline=None, # time.perf_counter() value at which to stop
+                     start_from:str=None, # "screen" or "algorithm1" (None: the screen where the swaps' fits take the interior
+                                     # point, hinge loss and k <= 15 terms; Algorithm 1 otherwise)
+                     **pd_args # the other arguments of penalty_decomposition (rho0, beta, eps_inner, ...)
+                    )->QuadraticFit:
+    "The swap search over all terms, from the $k$ screened terms (small $k$) or from Algorithm 1 on a screened working set."
+    d = G.shape[0]; k = int(min(k, d))
+    s = min(d, max(_WORKING_SET[0] * k, k + _WORKING_SET[1]))
+    if start_from is None: start_from = "screen" if loss == "hinge" and k <= _FEW_TERMS else "algorithm1"
+    if start_from not in ("screen", "algorithm1"):
+        raise ValueError(f"start_from must be 'screen' or 'algorithm1', got {start_from!r}")
+    if start_from == "screen":                                    # small k: the screen is the start (no z-step at all)
+        W = screen_terms(G, R, y, C, k, loss) if k < d else np.arange(d)
+        start = QuadraticFit(np.zeros(d), 0.0, np.nan, 0, True, 0.0, support=np.arange(k), status="converged",
+                             history=dict(objective=[], q=[], z_minus_u_inf=[], rho=[], outer=[], inner=[], restarts=0,
+                                          start="screen"))
+    else:                                                    # Algorithm 1 on the max(2k, k + 10) screened terms
+        W = np.arange(d) if s >= d else screen_terms(G, R, y, C, s, loss)
+        pd_args["max_inner"] = min(pd_args.get("max_inner", _SETTLE_MAX_INNER), _SETTLE_MAX_INNER)
+        zroute = route if route != "auto" else "primal" if solver_route(R.shape[0], s, True, True) == "ip" else "dual"
+        start = penalty_decomposition(G[np.ix_(W, W)], R[:, W], y, k, C, loss=loss, route=zroute, settle=True,
+                                      polish=False, deadline=deadline, **pd_args)
+    res = swap_refine(G, R, y, C, W[start.support], loss, alpha0=start.alpha if loss == "hinge" else None,
+                      route={"primal": "ip"}.get(route, route), deadline=deadline)
+    hist = dict(start.history, working_set=W)
+    swap = res.certificate
+    z, c, mult, ok = res.z, float(res.c), res.mult, bool(swap["passed"])
+    F = lambda z, c: primal_objective(G, R, y, C, z, c, loss=loss)
+    c_feas = best_intercept(np.zeros(R.shape[0]), y, C, loss)
+    worse = not ok and F(np.zeros(d), c_feas) < F(z, c) - 1e-6 * abs(F(z, c))   # a stopped search may end above it
+    if worse: z, c = np.zeros(d), c_feas
+    cert = lu_zhang_certificate(G, R, y, C, z, c, res.support, mult, loss)
+    cause = []
+    if not ok:
+        if swap["status"] == "deadline":
+            where = "during Algorithm 1 (the start)" if start.status == "deadline" else "during the swap search"
+            began = (f"from the {k} screened terms" if start.n_iter == 0 else f"after {start.n_iter} "
+                     f"z-step{'s' * (start.n_iter != 1)} of Algorithm 1 on {W.size} screened terms")
+            cause.append(f"the time budget ran out {where} ({began}) after {swap['n_fits']} "
+                         f"fit{'s' * (swap['n_fits'] != 1)} of the swap search ({swap['n_swaps']} "
+                         f"swap{'s' * (swap['n_swaps'] != 1)} made), so no swap certificate")
+        else:
+            cause.append(f"the swap search ended uncertified ({swap['status']}; best unsettled swap: {-swap['worst']:.3e} "
+                         f"relative decrease > rtol={swap['rtol']:g})")
+        cause += [part for part in start.cause.split("; ") if part and not part.startswith(("Lu-Zhang", "the time budget"))]
+        worst = max(cert["residuals"], key=cert["residuals"].get)
+        cause.append(f"Lu-Zhang certificate {'passed' if cert['passed'] else 'failed'} (worst residual: {worst} "
+                     f"{cert['residuals'][worst]:.2e}, tol {cert['tol']:g})")
+        if worse: cause.append("the point found was worse than the best constant classifier, which is returned instead")
+    status = "converged" if ok else "deadline" if swap["status"] == "deadline" else "certificate"
+    return QuadraticFit(z, c, F(z, c), start.n_iter, ok, max(0.0, -swap["worst"]), history=hist, certificate=cert,
+                        support=res.support, alpha=mult, swap=swap, status=status, cause="; ".join(cause))
+
+# %% ../nbs/06a_swap.ipynb #fit-l0qsvm
+def fit_l0qsvm(X, # data (m, n), float64
+               y, # labels ±1
+               k:int, # sparsity level
+               C=1.0, # loss weight
+               *, loss:str="hinge", # "hinge" or "squared"
+               rho0=None, beta:float=5.0, eps_inner:float=1e-4, eps_outer:float=1e-3,
+               max_inner:int=100, max_outer:int=50, polish:bool=True, tol:float=1e-4,
+               route:str="auto", # hinge z-step solver: "dual" (SMO), "primal" or "auto" (choose_route)
+               callback=None, # called after each outer iteration as callback(j, rho, ||z - u||_inf, objective)
+               refine="swap", # "swap": Algorithm 1 on screened terms, then the certified swap search; None: Algorithm 1 only
+               deadline=None, # time.perf_counter() value at which the fit stops (None: no time limit)
+               sample_weight=None # varpi (m,): G_varpi and the loss weights C varpi_i; zero weights remove points
+              )->QuadraticFit:
+    "$\\ell_0$-QSVM / LS-$\\ell_0$-QSVM from the data: by default Algorithm 1's start, then the certified swap search; `refine=None`: Algorithm 1 only."
+    y = check_labels(y)
+    X, y, C, w = weighted_problem(X, y, C, sample_weight)
+    if refine not in (None, "swap"): raise ValueError(f"refine must be None or 'swap', got {refine!r}")
+    _check_arguments(k, loss, beta)
+    with blas_threads(*np.shape(X)):
+        R, G = quadratic_features(X), gram_matrix(X, w)
+        args = dict(loss=loss, rho0=rho0, beta=beta, eps_inner=eps_inner, eps_outer=eps_outer, max_inner=max_inner,
+                    max_outer=max_outer, tol=tol, route=route, callback=callback, deadline=deadline)
+        if refine is None: return penalty_decomposition(G, R, y, k, C, polish=polish, **args)
+        return swap_refined_fit(G, R, y, k, C, **args)
+
 
 # %% ../nbs/06a_swap.ipynb #3f29d3da
 @njit(cache=True)

@@ -15,7 +15,7 @@ from sklearn.utils.estimator_checks import (check_class_weight_classifiers, chec
 
 from l0qsvm import QSVM, L1QSVM, L0QSVM
 from l0qsvm.features import gram_matrix, pack_surface, quadratic_features, unpack_surface
-from l0qsvm.penalty import fit_l0qsvm
+from l0qsvm.swap import fit_l0qsvm
 from l0qsvm.subproblems import fit_l1qsvm, fit_lsqsvm, fit_qsvm, primal_objective
 
 
