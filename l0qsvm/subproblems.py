@@ -728,9 +728,10 @@ def l1_optimality_residual(G, R, y, # G (d, d), features (m, d), labels ±1
     w, gw = z[:nw], g[:nw]
     lw = np.broadcast_to(np.asarray(lam, dtype=float), z.shape)[:nw]
     on = w != 0
-    r = max(np.abs(gw[on] + lw[on] * np.sign(w[on])).max(initial=0.0),
-            np.maximum(np.abs(gw[~on]) - lw[~on], 0.0).max(initial=0.0), np.abs(g[nw:]).max(initial=0.0))
-    r = r / (lw.max(initial=0.0) + max(1.0, np.abs(Ra).max(initial=0.0)))
+    s = max(1.0, np.abs(Ra).max(initial=0.0))            # (the b block, which lam does not touch, relative to s alone)
+    r = max(max(np.abs(gw[on] + lw[on] * np.sign(w[on])).max(initial=0.0),
+                np.maximum(np.abs(gw[~on]) - lw[~on], 0.0).max(initial=0.0)) / (lw.max(initial=0.0) + s),
+            np.abs(g[nw:]).max(initial=0.0) / s)
     if C is None or c is None: return float(r)
     Cv = np.broadcast_to(np.asarray(C, dtype=float), alpha.shape)
     box = max(np.maximum(-alpha, 0.0).max(initial=0.0), np.maximum(alpha - Cv, 0.0).max(initial=0.0)) / Cv.max()
