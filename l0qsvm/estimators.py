@@ -305,7 +305,8 @@ class L1QSVM(QuadraticSurfaceClassifier):
         zeros, and robust to badly scaled features. "cvxopt": the reference, cvxopt's interior point on the split QP,
         then the same kind of polish (`polish_l1_support`).
     tol : float, default=1e-7
-        "active-set": the $\\ell_1$ optimality residual (`l1_optimality_residual`) the answer must reach. "cvxopt":
+        "active-set": the $\\ell_1$ optimality residual (`l1_optimality_residual`: stationarity, $0 \\le \\alpha \\le \\mathcal C$
+        with $y^\\top\\alpha = 0$, and complementarity as the relative duality gap) the answer must reach. "cvxopt":
         absolute, relative and feasibility tolerance of cvxopt, whose solution is then polished on its sign pattern
         and kept only if it satisfies the optimality conditions. A `ConvergenceWarning` means the answer was not
         certified.
@@ -385,7 +386,8 @@ class L0QSVM(QuadraticSurfaceClassifier):
         Sparsity level $k$: at most `k` non-zero terms per surface. None means $k = n$ (as many terms as a linear
         model); values $\\ge d = n(n+1)/2 + n$ impose no sparsity.
     C : float, default=1.0
-        Weight $\\mathcal C > 0$ of the loss.
+        Weight $\\mathcal C > 0$ of the loss. With the hinge loss, a $\\mathcal C$ at which float64 loses the regulariser
+        beside the loss ($\\mathcal C\\max_j\\lVert R_{:j}\\rVert^2 > 10^{12}\\max_j G_{jj}$) is refused with a ValueError.
     class_weight : dict, "balanced" or None, default=None
         Multiplies $\\mathcal C$ for the training points of each class (the loss only, not the regulariser), as in
         `SVC`: a dict maps class labels to weights, "balanced" uses $m / (|\\mathcal Y|\\cdot m_y)$ (with sample
