@@ -386,8 +386,7 @@ class L0QSVM(QuadraticSurfaceClassifier):
         Sparsity level $k$: at most `k` non-zero terms per surface. None means $k = n$ (as many terms as a linear
         model); values $\\ge d = n(n+1)/2 + n$ impose no sparsity.
     C : float, default=1.0
-        Weight $\\mathcal C > 0$ of the loss. With the hinge loss, a $\\mathcal C$ at which float64 loses the regulariser
-        beside the loss ($\\mathcal C\\max_j\\lVert R_{:j}\\rVert^2 > 10^{12}\\max_j G_{jj}$) is refused with a ValueError.
+        Weight $\\mathcal C > 0$ of the loss.
     class_weight : dict, "balanced" or None, default=None
         Multiplies $\\mathcal C$ for the training points of each class (the loss only, not the regulariser), as in
         `SVC`: a dict maps class labels to weights, "balanced" uses $m / (|\\mathcal Y|\\cdot m_y)$ (with sample

@@ -1,5 +1,6 @@
 """Hostile use, round two (issue 24), continued: items 2 (a deadline never reports converged: the ℓ1 certificate checks
-every KKT condition), 4 (L1QSVM with C = 1e8 ... 1e12) and 9 (extreme C or λ). Each test failed before the fix."""
+every KKT condition), 4 (L1QSVM with C = 1e8 ... 1e12) and 9 (extreme C or λ). Each test failed before the fix but
+the controls (no deadline, QSVM at a vanishing C, λ = 1e200, an ordinary C), which pin the right answers."""
 import time
 import warnings
 
@@ -11,6 +12,7 @@ from sklearn.preprocessing import StandardScaler
 
 from l0qsvm import L0QSVM, L1QSVM, QSVM
 from l0qsvm.features import gram_matrix, quadratic_features
+from l0qsvm.penalty import fit_l0qsvm
 from l0qsvm.smo import LowRankQ, smo_solve
 from l0qsvm.subproblems import fit_l1qsvm, l1_optimality_residual, qsvm_primal_cvxopt
 
@@ -95,11 +97,18 @@ def test_smo_balances_a_warm_start_off_by_round_off_of_its_box():
 
 # --- 9. extreme C or λ: the right answer, or a clear refusal -------------------------------------------------------------
 
-def test_l0qsvm_refuses_a_C_float64_cannot_honour():
-    with pytest.raises(ValueError, match=r"C = 1e\+50 is too large.*use C <="):
-        L0QSVM(k=3, C=1e50).fit(X_STD, Y_IRIS)
-    est = L0QSVM(k=3, C=1e12).fit(X_STD, Y_IRIS)                   # within the range: a sensible model
-    assert (est.predict(X_STD) == Y_IRIS).mean() >= 0.95
+@pytest.mark.parametrize("C", [1e20, 1e50])
+def test_l0qsvm_with_a_C_float64_cannot_honour_warns(C):
+    # the swap certificate passed on restricted fits that missed their optimum; the Lu-Zhang certificate sees it
+    est, warned = caught(lambda: L0QSVM(k=3, C=C).fit(X_STD, Y_IRIS))
+    assert warned and "not optimal on its own support" in str(warned[0].message)
+    fit = fit_l0qsvm(X_STD, np.where(Y_IRIS == 1, 1.0, -1.0), 3, C)
+    assert not fit.converged and not fit.certificate["passed"] and fit.status == "certificate"
+
+
+def test_l0qsvm_at_an_ordinary_C_is_still_certified():
+    est, warned = caught(lambda: L0QSVM(k=3, C=1.0).fit(X_STD, Y_IRIS))
+    assert not warned and all(cert["passed"] for cert in est.certificate_)
     sq = L0QSVM(k=3, C=1e50, loss="squared").fit(X_STD, Y_IRIS)    # the squared loss is a closed form: no limit
     assert (sq.predict(X_STD) == Y_IRIS).mean() >= 0.9
 
