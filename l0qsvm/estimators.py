@@ -305,7 +305,8 @@ class L1QSVM(QuadraticSurfaceClassifier):
         zeros, and robust to badly scaled features. "cvxopt": the reference, cvxopt's interior point on the split QP,
         then the same kind of polish (`polish_l1_support`).
     tol : float, default=1e-7
-        "active-set": the $\\ell_1$ optimality residual (`l1_optimality_residual`) the answer must reach. "cvxopt":
+        "active-set": the $\\ell_1$ optimality residual (`l1_optimality_residual`: stationarity, $0 \\le \\alpha \\le \\mathcal C$
+        with $y^\\top\\alpha = 0$, and complementarity as the relative duality gap) the answer must reach. "cvxopt":
         absolute, relative and feasibility tolerance of cvxopt, whose solution is then polished on its sign pattern
         and kept only if it satisfies the optimality conditions. A `ConvergenceWarning` means the answer was not
         certified.

@@ -668,15 +668,23 @@ def _check_bound(C, m):
     return np.ascontiguousarray(C)
 
 def _check_start(alpha0, y, lo, hi):
-    "alpha0 as a feasible starting point (clipped by at most 1e-12), or a ValueError."
+    "alpha0 as a feasible starting point (clipped by at most 1e-12 and balanced when off by round-off), or a ValueError."
     a = np.array(alpha0, dtype=np.float64)
     if a.shape != y.shape: raise ValueError(f"alpha0 must have shape {y.shape}, got {a.shape}")
     slack = 1e-12 * np.maximum(1.0, hi)
     if not np.all(np.isfinite(a)) or np.any(a < lo - slack) or np.any(a > hi + slack):
         raise ValueError("alpha0 is infeasible: outside the box")
     a = np.clip(a, lo, hi)
-    if abs(y @ a) > 1e-10 * max(1.0, np.abs(a).sum()):
-        raise ValueError(f"alpha0 is infeasible: y @ alpha0 = {y @ a:.3e}, not 0")
+    r = float(y @ a)
+    if abs(r) <= 1e-10 * max(1.0, np.abs(a).sum()): return a
+    if abs(r) > slack.sum(): raise ValueError(f"alpha0 is infeasible: y @ alpha0 = {r:.3e}, not 0")
+    heavy = y > 0 if r > 0 else y < 0                  # round-off of the box: move the heavier class towards lo
+    room = float(np.sum(a[heavy] - lo[heavy]))         # (or the lighter one towards hi) until y @ a = 0
+    if room >= abs(r): a[heavy] = lo[heavy] + (a[heavy] - lo[heavy]) * (1.0 - abs(r) / room)
+    else:
+        light = ~heavy; room = float(np.sum(hi[light] - a[light]))
+        if room < abs(r): raise ValueError(f"alpha0 is infeasible: y @ alpha0 = {r:.3e}, not 0")
+        a[light] = hi[light] - (hi[light] - a[light]) * (1.0 - abs(r) / room)
     return a
 
 def _check_iter(tol, max_iter, m):

@@ -718,18 +718,28 @@ _L1_KKT_TOL = 1e-6     # accept the polished point when its scaled l1 optimality
 
 def l1_optimality_residual(G, R, y, # G (d, d), features (m, d), labels ±1
                            lam, # l1 weight on hvec(W) (scalar, or one per entry of z)
-                           z, alpha # the point and its margin multipliers
+                           z, alpha, # the point and its margin multipliers
+                           C=None, c=None # loss weight and intercept: also check alpha's feasibility and complementarity
                           )->float: # max violation of the subgradient conditions, relative to lam + max(1, ||R^T Y alpha||)
-    "Residual of $0 \\in Gz - R^\\top Y\\alpha + \\lambda\\,\\partial\\lVert w\\rVert_1$ (and $=0$ on the $b$ block)."
+    "Residual of $0 \\in Gz - R^\\top Y\\alpha + \\lambda\\,\\partial\\lVert w\\rVert_1$ (and $=0$ on the $b$ block); with `C` and `c`, all the KKT conditions."
     Ra = R.T @ (y * alpha)
     g = G @ z - Ra
     nw = z.size - n_features_from_params(z.size)
     w, gw = z[:nw], g[:nw]
     lw = np.broadcast_to(np.asarray(lam, dtype=float), z.shape)[:nw]
     on = w != 0
-    r = max(np.abs(gw[on] + lw[on] * np.sign(w[on])).max(initial=0.0),
-            np.maximum(np.abs(gw[~on]) - lw[~on], 0.0).max(initial=0.0), np.abs(g[nw:]).max(initial=0.0))
-    return float(r / (lw.max(initial=0.0) + max(1.0, np.abs(Ra).max(initial=0.0))))
+    s = max(1.0, np.abs(Ra).max(initial=0.0))            # (the b block, which lam does not touch, relative to s alone)
+    r = max(max(np.abs(gw[on] + lw[on] * np.sign(w[on])).max(initial=0.0),
+                np.maximum(np.abs(gw[~on]) - lw[~on], 0.0).max(initial=0.0)) / (lw.max(initial=0.0) + s),
+            np.abs(g[nw:]).max(initial=0.0) / s)
+    if C is None or c is None: return float(r)
+    Cv = np.broadcast_to(np.asarray(C, dtype=float), alpha.shape)
+    box = max(np.maximum(-alpha, 0.0).max(initial=0.0), np.maximum(alpha - Cv, 0.0).max(initial=0.0)) / Cv.max()
+    balance = abs(float(y @ alpha)) / max(1.0, float(np.abs(alpha).sum()))      # y^T alpha = 0
+    t = 1.0 - y * (R @ z + c)                                                   # complementarity: the duality gap
+    gap = float(np.sum((Cv - alpha) * np.maximum(t, 0.0) + alpha * np.maximum(-t, 0.0)))
+    F = 0.5 * z @ G @ z + lw @ np.abs(w) + float(np.sum(Cv * np.maximum(t, 0.0)))
+    return float(max(r, box, balance, gap / max(abs(F), np.finfo(float).tiny)))
 
 def polish_l1_support(G, R, y, # G (d, d), features (m, d), labels ±1
                       C, lam:float, # loss weight and l1 weight
@@ -761,7 +771,7 @@ def polish_l1_support(G, R, y, # G (d, d), features (m, d), labels ±1
         s[entering] = -np.sign(g[entering])
     if not res.converged: return z, c, alpha, False
     c_new = float(res.bias)
-    ok = (l1_optimality_residual(G, R, y, lam, z_new, res.alpha) <= kkt_tol
+    ok = (l1_optimality_residual(G, R, y, lam, z_new, res.alpha, C, c_new) <= kkt_tol
           and F(z_new, c_new) <= F(z, c) + 1e-9 * max(abs(F(z, c)), 1.0))
     return (z_new, c_new, res.alpha, True) if ok else (z, c, alpha, False)
 
@@ -806,9 +816,10 @@ def signed_support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
         if r.status not in ("converged", "stalled", "deadline") and q > 0 and alpha0 is not None:
             return signed_support_fit(G, R, y, C, lam, S, s, alpha0=alpha0, tol=tol, route="dual", deadline=deadline)
         zS = np.linalg.lstsq(GS, RS.T @ (y * r.alpha) - ls, rcond=None)[0]   # stationary on S with the multipliers
-        F = lambda zz: 0.5 * zz @ GS @ zz + ls @ zz + float(np.sum(C * np.maximum(0.0, 1.0 - y * (RS @ zz + r.c))))
+        F = lambda zz, cc=r.c: 0.5 * zz @ GS @ zz + ls @ zz + float(np.sum(C * np.maximum(0.0, 1.0 - y * (RS @ zz + cc))))
         if not F(zS) <= r.UB + 1e-7 * max(1.0, abs(r.UB)): zS = r.w        # degenerate: keep the primal point
-        return zS, r.c, r.alpha, r.status in ("converged", "stalled")
+        cS = best_intercept(RS @ zS, y, C)                                   # the exact intercept of z_S
+        return zS, (cS if F(zS, cS) < F(zS) else r.c), r.alpha, r.status in ("converged", "stalled")
     FT, F = _inverse_factor(GS)
     V = FT(RS.T).T                                            # R_S F, so that Q = Y V V^T Y
     p = -1.0 - y * (V @ FT(ls))
@@ -832,12 +843,12 @@ def l1_active_set(G, R, y, C, lam, # the l1 model (lam scalar, or (d,) per entry
         S = np.flatnonzero(np.r_[s[:nw] != 0, np.ones(d - nw, bool)])
         zS, c, alpha, _ = signed_support_fit(G, R, y, C, lamv, S, s, alpha0=alpha, deadline=deadline)
         z = np.zeros(d); z[S] = zS
-        resid = l1_optimality_residual(G, R, y, lamv, z, alpha)
+        resid = l1_optimality_residual(G, R, y, lamv, z, alpha, C, c)
         if resid > tol and len(S) > _FEW_TERMS:            # an interior point on an ill-conditioned G_SS can miss
             zS2, c2, alpha2, _ = signed_support_fit(G, R, y, C, lamv, S, s, alpha0=alpha, tol=1e-8, route="dual",
                                                    deadline=deadline)   # stationarity: SMO from its multipliers
             z2 = np.zeros(d); z2[S] = zS2
-            resid2 = l1_optimality_residual(G, R, y, lamv, z2, alpha2)
+            resid2 = l1_optimality_residual(G, R, y, lamv, z2, alpha2, C, c2)
             if resid2 < resid: z, c, alpha, resid = z2, c2, alpha2, resid2
         g = G @ z - R.T @ (y * alpha)
         F = primal_objective(G, R, y, C, z, c) + lamv @ np.abs(z)

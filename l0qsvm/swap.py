@@ -678,13 +678,19 @@ def swap_refined_fit(G, R, y, # G (d, d), features (m, d), labels ±1
     swap = res.certificate
     z, c, mult, ok = res.z, float(res.c), res.mult, bool(swap["passed"])
     F = lambda z, c: primal_objective(G, R, y, C, z, c, loss=loss)
+    cb = best_intercept(R @ z, y, C, loss)                        # the exact intercept of z (see Algorithm 1's end)
+    if F(z, cb) < F(z, c): c = cb
     c_feas = best_intercept(np.zeros(R.shape[0]), y, C, loss)
     worse = not ok and F(np.zeros(d), c_feas) < F(z, c) - 1e-6 * abs(F(z, c))   # a stopped search may end above it
     if worse: z, c = np.zeros(d), c_feas
     cert = lu_zhang_certificate(G, R, y, C, z, c, res.support, mult, loss)
+    ok = ok and bool(cert["passed"])               # swaps judged by restricted fits that missed their optimum certify nothing
     cause = []
     if not ok:
-        if swap["status"] == "deadline":
+        if swap["passed"]:
+            cause.append("the swap certificate passed, but the returned point is not optimal on its own support (its "
+                         "restricted fit missed its optimum, e.g. at a C so large that float64 loses the regulariser)")
+        elif swap["status"] == "deadline":
             where = "during Algorithm 1 (the start)" if start.status == "deadline" else "during the swap search"
             began = (f"from the {k} screened terms" if start.n_iter == 0 else f"after {start.n_iter} "
                      f"z-step{'s' * (start.n_iter != 1)} of Algorithm 1 on {W.size} screened terms")
