@@ -1,7 +1,7 @@
 """Cold start: what a newcomer waits for before the first fit, against abess on the same terms.
 
 numba compiles the package's loops on first use and caches the machine code on disk (a per-user folder, `numba_cache_dir`
-of `04_smo`). Every figure below is a whole fresh process (`python -c ...`), timed from its start:
+of `03_smo`). Every figure below is a whole fresh process (`python -c ...`), timed from its start:
 1. `L0QSVM(k=60, C=10).fit` on standardised breast cancer with an EMPTY numba cache (a new temporary folder): the
    compile is included; against abess's `LogisticRegression(support_size=60)` on `PolynomialFeatures(2)` of the same
    data, also from a fresh process (abess ships compiled code: nothing to compile).

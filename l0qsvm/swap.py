@@ -204,7 +204,7 @@ def _question(S, Q, dl, u, v, upd, below, above, tol, polish, cap):
             Galpha[p] = gA[t] - u[t] * ua + v[t] * va
             Gdiag[p] = dA[t] - u[t] * u[t] + v[t] * v[t]
         else:
-            Galpha[p] = gA[t]; Gdiag[p] = dA[t]             # (no G_bar: a low-rank Q rebuilds its gradient, 04_smo §6)
+            Galpha[p] = gA[t]; Gdiag[p] = dA[t]             # (no G_bar: a low-rank Q rebuilds its gradient, 03_smo §6)
     Q.clock[6] = 1 if upd else 0
     asked = below > -np.inf or above < np.inf
     S.ctl[0] = m; S.ctl[2] = 0; S.ctl[5] = _SHRINK_EVERY
@@ -338,7 +338,7 @@ def _null_multipliers(y, C):
 
 def _squared_parts(G, R, y, C):
     "M = G + 2C R~^T R~, v = 2C R~^T y~ and C ||y~||^2 (intercept eliminated): F*(S) = C||y~||^2 - 1/2 v_S^T M_SS^-1 v_S."
-    _, ybar, CRtR, CRty = squared_moments(R, y, C)          # centred with the weights C_i (02)
+    _, ybar, CRtR, CRty = squared_moments(R, y, C)          # centred with the weights C_i (04_subproblems)
     return G + 2 * CRtR, 2 * CRty, float(np.sum(C * (y - ybar)**2))
 
 def _forward_gain(G, R, y, C, loss):

@@ -52,7 +52,7 @@ def test_sidebar_sections_and_order():
 
 
 @pytest.mark.parametrize("glob, path, hit", [
-    ("0[0-6]*.ipynb", "05_sklr.ipynb", True), ("0[0-6]*.ipynb", "07_multiclass.ipynb", False),
+    ("0[0-6]*.ipynb", "05_sklr.ipynb", True), ("0[0-6]*.ipynb", "08_estimators.ipynb", False),
     ("1[1-3]*.ipynb", "12_experiments.ipynb", True), ("*.ipynb", "tutorials/a.ipynb", False),
     ("experiments/*.ipynb", "experiments/table2.ipynb", True), ("**/*.ipynb", "a/b/c.ipynb", True),
 ])
@@ -223,7 +223,7 @@ def test_nbdev_docs_hands_quarto_the_top_level_configuration(tmp_path):
 # ---------------------------------------------------------------------------------------------------------------
 # Doc links
 
-HREFS = {"index.ipynb": "index.html", "00_vech.ipynb": "vech.html", "04_smo.ipynb": "smo.html",
+HREFS = {"index.ipynb": "index.html", "00_vech.ipynb": "vech.html", "03_smo.ipynb": "smo.html",
          "symbols.ipynb": "symbols.html", "tutorials/00_first_reading.ipynb": "tutorials/first_reading.html",
          "api/00_vech.ipynb": "api/vech.html"}
 
@@ -239,13 +239,13 @@ def test_notebook_names():
 def test_doc_links_link_public_names_and_notebooks():
     "nbdev's linkify over the package's names and the notebooks': fenced code, links and unknown names are left alone."
     links = build_docs.DocLinks(build_docs.notebook_names(HREFS))
-    md = ("`L0QSVM` and `smo_solve()` are derived in `04_smo` and `00_vech`; `not_a_name`, `index`.\n"
+    md = ("`L0QSVM` and `smo_solve()` are derived in `03_smo` and `00_vech`; `not_a_name`, `index`.\n"
           "```python\nL0QSVM(k=3)  # `L0QSVM` in a fence\n```\n"
           "[`hvec`](https://l0qsvm.github.io/l0qsvm/vech.html#hvec)")
     out = links(md)
     assert "[`L0QSVM`](https://l0qsvm.github.io/l0qsvm/estimators.html#l0qsvm)" in out
     assert "[`smo_solve()`](https://l0qsvm.github.io/l0qsvm/smo.html#smo_solve)" in out
-    assert "[`04_smo`](smo.html)" in out and "[`00_vech`](vech.html)" in out
+    assert "[`03_smo`](smo.html)" in out and "[`00_vech`](vech.html)" in out
     assert "`not_a_name`, `index`." in out and "# `L0QSVM` in a fence" in out
     assert out.endswith("[`hvec`](https://l0qsvm.github.io/l0qsvm/vech.html#hvec)")   # not linked twice
     assert links(out) == out

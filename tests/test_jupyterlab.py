@@ -24,7 +24,7 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-extensions"]
 OPENED = ["tutorials/00_first_reading.ipynb", "tutorials/01_sparse_surfaces.ipynb", "tutorials/02_l1_vs_l0.ipynb",
-          "tutorials/03_algorithm1.ipynb", "tutorials/04_sparse_klr.ipynb", "index.ipynb", "02_subproblems.ipynb"]
+          "tutorials/03_algorithm1.ipynb", "tutorials/04_sparse_klr.ipynb", "index.ipynb", "04_subproblems.ipynb"]
 
 
 def readme_lab_line()->str:

@@ -1,4 +1,4 @@
-"""The compiled engine (`l0qsvm.smo`) against the plain SMO of `03_smo_basics` (`l0qsvm.smo_basics`), and the
+"""The compiled engine (`l0qsvm.smo`) against the plain SMO of `02_smo_basics` (`l0qsvm.smo_basics`), and the
 bookkeeping of the compiled engine's solver order (swaps, cache rows, float32 columns).
 
 Same objective on seeded random problems (RBF, linear, low-rank and dense Q; scalar and vector C; both rules of the

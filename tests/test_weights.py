@@ -53,7 +53,7 @@ def test_integer_weights_equal_repeated_rows(fit, seed):
     assert abs(a.objective - b.objective) <= 1e-8 * abs(b.objective)
     tol = 1e-8 if fit in ("qsvm", "ls", "l1") else 1e-5     # interior points: z to their own gap (objective: 1e-8)
     assert _rel(a.z, b.z) <= tol
-    # the intercept: equal where it is unique; where the optimal intercepts form an interval (02_subproblems), a's is
+    # the intercept: equal where it is unique; where the optimal intercepts form an interval (04_subproblems), a's is
     # one of the repeated problem's optimal intercepts
     Gr, Rr, C = gram_matrix(Xr), quadratic_features(Xr), 1.5 if fit == "ls" else 1.0
     loss = "squared" if fit == "ls" else "hinge"
@@ -108,7 +108,7 @@ def test_balanced_class_weight_uses_weighted_counts():
 # The checks of scikit-learn. With their default tolerance (1e-3 on the KKT violation) QSVM's SMO answers to its
 # tolerance, not to the 1e-7 these checks compare at: the equivalence is checked at tol=1e-10. L0QSVM's hinge fit ends
 # on the same support with the same objective (checked above), but its intercept may sit at another point of an interval
-# of optimal intercepts (02_subproblems), so the decision values differ: that check is an expected failure there.
+# of optimal intercepts (04_subproblems), so the decision values differ: that check is an expected failure there.
 ESTIMATORS = [QSVM(tol=1e-10), L1QSVM(), L0QSVM(k=3), L0QSVM(k=3, loss="squared")]
 CHECKS = [check_sample_weight_equivalence_on_dense_data, check_sample_weights_not_an_array, check_sample_weights_list,
           check_sample_weights_shape, check_sample_weights_not_overwritten, check_class_weight_classifiers]

@@ -341,8 +341,8 @@ class DocLinks:
 
 def notebook_names(hrefs):
     """The names by which prose cites a notebook -> its page: its path under nbs/ with and without `.ipynb`
-    (`04_smo`, `tutorials/00_first_reading`, `symbols.ipynb`; not a bare `index`, a common word) and, for a numbered
-    notebook in a folder, its bare name (`00_first_reading`). API pages are cited by their path only (`api/04_smo`)."""
+    (`03_smo`, `tutorials/00_first_reading`, `symbols.ipynb`; not a bare `index`, a common word) and, for a numbered
+    notebook in a folder, its bare name (`00_first_reading`). API pages are cited by their path only (`api/03_smo`)."""
     names = {}
     for src, page in hrefs.items():
         path = src.removesuffix(".ipynb")
