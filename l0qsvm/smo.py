@@ -9,6 +9,7 @@ __all__ = ['TAU', 'UP', 'LOW', 'DENSE', 'LINEAR', 'RBF', 'POLY', 'SIGMOID', 'KER
 
 # %% ../nbs/04_smo.ipynb #e01fe42b
 import os
+import stat
 import tempfile
 import time
 import warnings
@@ -20,21 +21,67 @@ from typing import NamedTuple
 import numba
 import numpy as np
 from numba import njit, types
+from numba.core import caching as _nb_caching
 from numba.extending import intrinsic
 
 # %% ../nbs/04_smo.ipynb #aa01e52c
-def numba_cache_dir()->str: # the folder numba's compiled code of this package is cached in
-    "`$NUMBA_CACHE_DIR` if set, else a per-user cache folder (`$XDG_CACHE_HOME/l0qsvm/numba`, `~/.cache/l0qsvm/numba`), else a temporary folder."
+def _owned_dir(folder:Path, private:bool=False)->bool:
+    "Whether `folder` is a real directory (not a symlink) owned by the current user; `private`: and nobody else may write to it."
+    try: st = os.lstat(folder)
+    except OSError: return False
+    if not stat.S_ISDIR(st.st_mode): return False
+    if hasattr(os, "getuid") and st.st_uid != os.getuid(): return False
+    return not (private and os.name != "nt" and st.st_mode & 0o022) and os.access(folder, os.W_OK | os.X_OK)
+
+def _choose_cache_dir()->str:
+    "The folder of `numba_cache_dir`, chosen now (creating it): see there."
     if os.environ.get("NUMBA_CACHE_DIR"): return os.environ["NUMBA_CACHE_DIR"]
     base = os.environ.get("LOCALAPPDATA" if os.name == "nt" else "XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    for folder in (Path(base) / "l0qsvm" / "numba", Path(tempfile.gettempdir()) / f"l0qsvm-numba-{os.getuid() if hasattr(os, 'getuid') else 'user'}"):
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            if os.access(folder, os.W_OK): return str(folder)
-        except OSError: pass
-    return ""                                                   # nowhere writable: numba compiles without caching
+    home = Path(base) / "l0qsvm" / "numba"
+    try:
+        home.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if _owned_dir(home): return str(home)
+    except OSError: pass
+    uid = os.getuid() if hasattr(os, "getuid") else "user"
+    shared = Path(tempfile.gettempdir()) / f"l0qsvm-numba-{uid}"     # a shared folder: anyone may have created this name
+    try: shared.mkdir(mode=0o700)
+    except OSError: pass
+    if _owned_dir(shared, private=True): return str(shared)
+    try: fresh = tempfile.mkdtemp(prefix=f"l0qsvm-numba-{uid}-")      # private (0o700), for this process only
+    except OSError: fresh = ""
+    why = (f"{shared} is not a private folder of this user (a symlink, another owner, or writable by others)"
+           if os.path.lexists(shared) else f"{shared} cannot be created")
+    warnings.warn(f"l0qsvm: {home} is not writable and {why}, so it is not used for numba's cache; "
+                  + (f"compiled code is cached in {fresh} for this process only." if fresh else
+                     "numba's default cache locations apply.") + " Set NUMBA_CACHE_DIR to a folder of your own to keep it.",
+                  RuntimeWarning, stacklevel=2)
+    return fresh
 
-if not numba.config.CACHE_DIR: numba.config.CACHE_DIR = numba_cache_dir()
+_CACHE_DIR = _choose_cache_dir()
+
+def numba_cache_dir()->str: # the folder numba's compiled code of this package is cached in ("" if none)
+    "`$NUMBA_CACHE_DIR` if set, else a per-user cache folder (`$XDG_CACHE_HOME/l0qsvm/numba`, `~/.cache/l0qsvm/numba`), else `l0qsvm-numba-<uid>` in the temporary folder if it is a private folder of the user, else a new private temporary folder."
+    return numba.config.CACHE_DIR or _CACHE_DIR
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) if "__file__" in globals() else None
+
+class _PackageCacheLocator(_nb_caching._SourceFileBackedLocatorMixin, _nb_caching._CacheLocator):
+    "numba's cache locator for the modules of this package only: they cache in `numba_cache_dir()`; other code keeps numba's own rules."
+    def __init__(self, py_func, py_file):
+        self._py_file, self._lineno = py_file, py_func.__code__.co_firstlineno
+        self._cache_path = os.path.join(_CACHE_DIR, self.get_suitable_cache_subpath(py_file))   # numba's layout below CACHE_DIR
+    def get_cache_path(self): return self._cache_path
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if numba.config.CACHE_DIR or not _CACHE_DIR or _PACKAGE is None: return None   # NUMBA_CACHE_DIR: numba's own locator
+        if os.path.dirname(os.path.abspath(py_file)) != _PACKAGE: return None         # not a module of this package
+        return super().from_function(py_func, py_file)
+
+if _PACKAGE is not None:                                     # (a notebook's own functions keep numba's rules)
+    _locators = _nb_caching.CacheImpl._locator_classes      # consulted in order when a cache=True function is decorated
+    _locators[:] = [c for c in _locators if (c.__module__, c.__qualname__) != (__name__, "_PackageCacheLocator")]
+    _at = _locators.index(_nb_caching.UserProvidedCacheLocator) + 1 if _nb_caching.UserProvidedCacheLocator in _locators else 0
+    _locators.insert(_at, _PackageCacheLocator)              # after numba's NUMBA_CACHE_DIR locator, before the in-tree one
 
 # %% ../nbs/04_smo.ipynb #ca5a88da
 def max_violation(alpha:np.ndarray, # (m,) feasible point
