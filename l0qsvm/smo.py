@@ -436,17 +436,23 @@ def _swap_index(S, Q, i, j):
     _swap_owners(Q, i, j)
 
 @njit(cache=True)
-def _init_gradient(S, Q, entropy):
-    "G = Qα + p + E(α) and G_bar from one full column per nonzero α_j (E, h ≡ 0 unless `entropy`)."
+def _add_columns(S, Q, cols):
+    "Add α_j Q_j to G, and to G_bar when α_j is at a bound, for the positions j in `cols` (one full column each)."
     m = S.alpha.shape[0]
-    for k in range(m): S.G[k] = S.p[k]; S.G_bar[k] = 0.0
-    for j in range(m):
+    for j in cols:
         if S.alpha[j] != 0.0:
             Q_j = get_Q(Q, j, m); aj = S.alpha[j]
             for k in range(m): S.G[k] += Q_j[k] * aj
             cj = _at_bound(S, j)
             if cj != 0.0:
                 for k in range(m): S.G_bar[k] += Q_j[k] * cj
+
+@njit(cache=True)
+def _init_gradient(S, Q, entropy):
+    "G = Qα + p + E(α) and G_bar from one full column per nonzero α_j (E, h ≡ 0 unless `entropy`)."
+    m = S.alpha.shape[0]
+    for k in range(m): S.G[k] = S.p[k]; S.G_bar[k] = 0.0
+    _add_columns(S, Q, np.arange(m))
     if entropy:
         for k in range(m):
             S.E[k] = _entropy_grad(S.alpha[k], S.Cent[k]); S.h[k] = _entropy_curv(S.alpha[k], S.Cent[k]); S.G[k] += S.E[k]
@@ -679,7 +685,7 @@ class SMOResult:
     alpha: np.ndarray  # (m,) the solution α
     bias: float        # the intercept c: ∇_i Φ(α) + c y_i = 0 on free i (scikit-learn's intercept_ for the C-SVM)
     obj: float         # Φ(α)
-    gap: float         # final maximal violation m(α) − M(α)
+    gap: float         # final maximal violation m(α) − M(α) (inf: a deadline came before the first gradient was computed)
     n_iter: int        # SMO steps taken
     converged: bool    # gap < tol
     status: str = "converged"  # "converged", "max_iter" (step cap reached), "deadline" (time budget spent) or "bracket" (§9)
@@ -739,6 +745,9 @@ def _check_bracket(bracket):
     if np.isnan(below) or np.isnan(above): raise ValueError(f"bracket must not contain NaN, got {bracket!r}")
     return np.array([below, above, float(_BRACKET_EVERY)])
 
+_BLOCK = 1 << 22     # entries of Q computed between two looks at the clock while the gradient is built column by column
+_GRACE = 1.0         # seconds the final gradient refresh may take once the deadline has passed
+
 def _run(src, p, y, lo, hi, alpha, Cent, entropy, shrinking, tol, max_iter, callback, tau, deadline=None, every=1000,
          bracket=_NO_BRACKET):
     "Drive `_solve` (in chunks of `every` steps when there is a callback or a deadline); returns (α, ∇Φ, E, n_iter, gap, status)."
@@ -748,7 +757,7 @@ def _run(src, p, y, lo, hi, alpha, Cent, entropy, shrinking, tol, max_iter, call
     memo = getattr(src, "_memo", None)               # (α, l, u, Qα, G_bar) of the last solve, original order
     def original(v):                                 # a vector in solver order, back in the original order
         out = np.empty(m); out[Q.perm] = v; return out
-    def refresh(first=False):                        # ∇Φ from scratch, every variable active again
+    def refresh(first=False, until=None):            # ∇Φ from scratch, every variable active again; False: `until` came first
         o = Q.perm
         if entropy: S.E[:] = np.log(S.alpha) - np.log(S.Cent - S.alpha); S.h[:] = S.Cent / (S.alpha * (S.Cent - S.alpha))
         if (first and memo is not None and memo[4] is not None and np.array_equal(memo[0], alpha)
@@ -759,10 +768,19 @@ def _run(src, p, y, lo, hi, alpha, Cent, entropy, shrinking, tol, max_iter, call
             S.G[:] = src._matvec(a)[o] + S.p + S.E
             bounded = (S.alpha <= S.lo) | (S.alpha >= S.hi)
             S.G_bar[:] = src._matvec(original(np.where(bounded, S.alpha, 0.0)))[o] if shrinking else 0.0
-        else:
+        elif until is None:
             _init_gradient(S, Q, entropy)
+        else:                                        # column by column, O(m²): look at the clock between blocks
+            S.G[:] = S.p; S.G_bar[:] = 0.0
+            cols = np.flatnonzero(S.alpha); step = max(1, _BLOCK // m)
+            for b in range(0, len(cols), step):
+                if b and time.perf_counter() >= until: return False
+                _add_columns(S, Q, cols[b:b + step])
+            S.G[:] += S.E
         S.ctl[0] = m
-    refresh(first=True)
+        return True
+    if not refresh(first=True, until=deadline):      # out of time before the first gradient: the start, unsolved
+        return alpha.copy(), np.full(m, np.nan), original(S.E), 0, np.inf, "deadline"
     chunk = max_iter if callback is None and deadline is None else every
     n_iter, fresh, n_refresh, late, decided = 0, True, 0, False, False
     while True:
@@ -774,7 +792,14 @@ def _run(src, p, y, lo, hi, alpha, Cent, entropy, shrinking, tol, max_iter, call
         if done and (fresh or n_refresh >= 5): break
         late = deadline is not None and time.perf_counter() >= deadline
         if not done and n_iter < max_iter and not late: continue
-        refresh(); fresh = True; n_refresh += 1      # drop the rounding drift of the incremental updates
+        if late:                                     # out of time: refresh only if that fits in a short grace
+            G_old, G_bar_old, n_old = S.G.copy(), S.G_bar.copy(), S.ctl[0]
+            if not refresh(until=time.perf_counter() + _GRACE):
+                S.G[:], S.G_bar[:], S.ctl[0] = G_old, G_bar_old, n_old    # the incremental gradient, exact on the active set:
+                gap = max_violation(S.alpha[:n_old], S.G[:n_old], S.y[:n_old], S.lo[:n_old], S.hi[:n_old])   # its gap there
+                done = fresh = False; break
+        else: refresh()
+        fresh = True; n_refresh += 1                 # drop the rounding drift of the incremental updates
         if not done:                                 # out of steps or time: report the fresh gradient's gap
             _, gap, done, _ = _solve(S, Q, entropy, False, tol, tau, 0, _NO_BRACKET)
             break
@@ -812,6 +837,7 @@ def smo_solve(Q,                # (m, m) array, LowRankQ or KernelQ
     stop = _NO_BRACKET if bracket is None else _check_bracket(bracket)
     alpha, g, E, n_iter, gap, status = _run(src, p, y, lo, hi, alpha, hi, False, shrinking, tol, max_iter, callback, tau,
                                             deadline, bracket=stop)
+    if not np.isfinite(gap): return SMOResult(alpha, 0.0, np.nan, gap, n_iter, False, status)   # no gradient yet
     return SMOResult(alpha, dual_bias(alpha, g, y, lo, hi), float(0.5 * alpha @ (g + p)), gap, n_iter, status == "converged", status)
 
 # %% ../nbs/04_smo.ipynb #c5d8cc68
@@ -862,5 +888,6 @@ def klr_dual_solve(Q,               # (m, m) array, LowRankQ or KernelQ (Q_ij = 
     alpha = _entropy_start(y, lo, hi) if alpha0 is None else _check_start(alpha0, y, lo, hi)
     p = np.full(m, -float(lam))
     alpha, g, E, n_iter, gap, status = _run(src, p, y, lo, hi, alpha, C, True, shrinking, tol, max_iter, callback, tau, deadline)
+    if not np.isfinite(gap): return SMOResult(alpha, 0.0, np.nan, gap, n_iter, False, status)   # no gradient yet
     obj = 0.5 * alpha @ (g - E + p) + _entropy_value(alpha, C)
     return SMOResult(alpha, dual_bias(alpha, g, y, lo, hi), float(obj), gap, n_iter, status == "converged", status)
