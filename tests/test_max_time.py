@@ -62,3 +62,38 @@ def test_sparse_klr_max_time_returns_soon(recwarn):
     elapsed = time.perf_counter() - t
     assert elapsed < 1.5, elapsed
     assert est.status_ == ["deadline"] and np.all(np.isfinite(est.decision_function(X[:50])))
+
+
+def _qsvm_data(m, n, seed=3):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((m, n)); y = np.where(X[:, 0] * X[:, 1] + 0.3 * rng.standard_normal(m) > 0, 1, -1)
+    return X, y
+
+
+def test_qsvm_refuses_a_factorisation_beyond_max_time(monkeypatch):
+    "A machine of 1 Gflop/s (patched) cannot factor G (d = 65) in 5 s: refused up front, with the estimate and a way out."
+    from l0qsvm import QSVM, subproblems
+    monkeypatch.setattr(subproblems, "_eigh_rate", lambda: 1e5, raising=False)
+    monkeypatch.setattr(subproblems, "_COST_MIN_D", 0, raising=False)
+    X, y = _qsvm_data(60, 10)
+    with pytest.raises(ValueError, match=r"65 x 65 matrix G takes about \d+ s.*max_time.*L0QSVM"):
+        QSVM(max_time=5).fit(X, y)
+    QSVM().fit(X, y)                                                     # no max_time: no clock estimate
+
+
+def test_qsvm_refuses_a_factorisation_beyond_memory(monkeypatch):
+    from l0qsvm import QSVM, subproblems
+    monkeypatch.setattr(subproblems, "_available_memory", lambda: 1e5, raising=False)
+    X, y = _qsvm_data(60, 10)
+    with pytest.raises(ValueError, match=r"need about .* GiB, more than .* available.*fewer features"):
+        QSVM().fit(X, y)
+
+
+def test_qsvm_wide_data_with_max_time_returns_at_once():
+    "n = 100 (d = 5150), m = 60, max_time = 2: the d x d eigendecomposition alone takes far longer; refused in well under 2 s."
+    from l0qsvm import QSVM
+    X, y = _qsvm_data(60, 100)
+    t = time.perf_counter()
+    with pytest.raises(ValueError, match="5150 x 5150"):
+        QSVM(max_time=2).fit(X, y)
+    assert time.perf_counter() - t < 2.0
