@@ -349,10 +349,12 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
         late = [r for r in results if r.status == "deadline"]
         if late:
             worst = max(r.gap for r in late)
+            where = (f"final KKT violation m(α) − M(α) = {worst:.3e} > tol={self.tol:g}" if np.isfinite(worst) else
+                     "time ran out while the starting gradient was computed (one kernel column per training point), "
+                     "so the model is the solver's starting point")
             warnings.warn(f"{name} stopped at max_time={self.max_time:g} s before the SMO solver converged on "
-                          f"{len(late)} of {len(results)} binary problem(s): final KKT violation m(α) − M(α) = "
-                          f"{worst:.3e} > tol={self.tol:g}. Increase max_time, loosen tol, or scale the features "
-                          "(StandardScaler).", ConvergenceWarning, stacklevel=3)
+                          f"{len(late)} of {len(results)} binary problem(s): {where}. Increase max_time, loosen tol, "
+                          "or scale the features (StandardScaler).", ConvergenceWarning, stacklevel=3)
             return
         cap = f"max_iter={self.max_iter}" if self.max_iter is not None else "the solver's default max_iter"
         warn_if_not_converged(results, self.classes_, solver=name, cap=cap, violation="KKT violation m(α) − M(α)",

@@ -9,6 +9,7 @@ __all__ = ['TAU', 'UP', 'LOW', 'DENSE', 'LINEAR', 'RBF', 'POLY', 'SIGMOID', 'KER
 
 # %% ../nbs/03_smo.ipynb #e01fe42b
 import os
+import stat
 import tempfile
 import time
 import warnings
@@ -20,21 +21,67 @@ from typing import NamedTuple
 import numba
 import numpy as np
 from numba import njit, types
+from numba.core import caching as _nb_caching
 from numba.extending import intrinsic
 
 # %% ../nbs/03_smo.ipynb #aa01e52c
-def numba_cache_dir()->str: # the folder numba's compiled code of this package is cached in
-    "`$NUMBA_CACHE_DIR` if set, else a per-user cache folder (`$XDG_CACHE_HOME/l0qsvm/numba`, `~/.cache/l0qsvm/numba`), else a temporary folder."
+def _owned_dir(folder:Path, private:bool=False)->bool:
+    "Whether `folder` is a real directory (not a symlink) owned by the current user; `private`: and nobody else may write to it."
+    try: st = os.lstat(folder)
+    except OSError: return False
+    if not stat.S_ISDIR(st.st_mode): return False
+    if hasattr(os, "getuid") and st.st_uid != os.getuid(): return False
+    return not (private and os.name != "nt" and st.st_mode & 0o022) and os.access(folder, os.W_OK | os.X_OK)
+
+def _choose_cache_dir()->str:
+    "The folder of `numba_cache_dir`, chosen now (creating it): see there."
     if os.environ.get("NUMBA_CACHE_DIR"): return os.environ["NUMBA_CACHE_DIR"]
     base = os.environ.get("LOCALAPPDATA" if os.name == "nt" else "XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    for folder in (Path(base) / "l0qsvm" / "numba", Path(tempfile.gettempdir()) / f"l0qsvm-numba-{os.getuid() if hasattr(os, 'getuid') else 'user'}"):
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            if os.access(folder, os.W_OK): return str(folder)
-        except OSError: pass
-    return ""                                                   # nowhere writable: numba compiles without caching
+    home = Path(base) / "l0qsvm" / "numba"
+    try:
+        home.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if _owned_dir(home): return str(home)
+    except OSError: pass
+    uid = os.getuid() if hasattr(os, "getuid") else "user"
+    shared = Path(tempfile.gettempdir()) / f"l0qsvm-numba-{uid}"     # a shared folder: anyone may have created this name
+    try: shared.mkdir(mode=0o700)
+    except OSError: pass
+    if _owned_dir(shared, private=True): return str(shared)
+    try: fresh = tempfile.mkdtemp(prefix=f"l0qsvm-numba-{uid}-")      # private (0o700), for this process only
+    except OSError: fresh = ""
+    why = (f"{shared} is not a private folder of this user (a symlink, another owner, or writable by others)"
+           if os.path.lexists(shared) else f"{shared} cannot be created")
+    warnings.warn(f"l0qsvm: {home} is not writable and {why}, so it is not used for numba's cache; "
+                  + (f"compiled code is cached in {fresh} for this process only." if fresh else
+                     "numba's default cache locations apply.") + " Set NUMBA_CACHE_DIR to a folder of your own to keep it.",
+                  RuntimeWarning, stacklevel=2)
+    return fresh
 
-if not numba.config.CACHE_DIR: numba.config.CACHE_DIR = numba_cache_dir()
+_CACHE_DIR = _choose_cache_dir()
+
+def numba_cache_dir()->str: # the folder numba's compiled code of this package is cached in ("" if none)
+    "`$NUMBA_CACHE_DIR` if set, else a per-user cache folder (`$XDG_CACHE_HOME/l0qsvm/numba`, `~/.cache/l0qsvm/numba`), else `l0qsvm-numba-<uid>` in the temporary folder if it is a private folder of the user, else a new private temporary folder."
+    return numba.config.CACHE_DIR or _CACHE_DIR
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) if "__file__" in globals() else None
+
+class _PackageCacheLocator(_nb_caching._SourceFileBackedLocatorMixin, _nb_caching._CacheLocator):
+    "numba's cache locator for the modules of this package only: they cache in `numba_cache_dir()`; other code keeps numba's own rules."
+    def __init__(self, py_func, py_file):
+        self._py_file, self._lineno = py_file, py_func.__code__.co_firstlineno
+        self._cache_path = os.path.join(_CACHE_DIR, self.get_suitable_cache_subpath(py_file))   # numba's layout below CACHE_DIR
+    def get_cache_path(self): return self._cache_path
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if numba.config.CACHE_DIR or not _CACHE_DIR or _PACKAGE is None: return None   # NUMBA_CACHE_DIR: numba's own locator
+        if os.path.dirname(os.path.abspath(py_file)) != _PACKAGE: return None         # not a module of this package
+        return super().from_function(py_func, py_file)
+
+if _PACKAGE is not None:                                     # (a notebook's own functions keep numba's rules)
+    _locators = _nb_caching.CacheImpl._locator_classes      # consulted in order when a cache=True function is decorated
+    _locators[:] = [c for c in _locators if (c.__module__, c.__qualname__) != (__name__, "_PackageCacheLocator")]
+    _at = _locators.index(_nb_caching.UserProvidedCacheLocator) + 1 if _nb_caching.UserProvidedCacheLocator in _locators else 0
+    _locators.insert(_at, _PackageCacheLocator)              # after numba's NUMBA_CACHE_DIR locator, before the in-tree one
 
 # %% ../nbs/03_smo.ipynb #ca5a88da
 def max_violation(alpha:np.ndarray, # (m,) feasible point
@@ -389,17 +436,23 @@ def _swap_index(S, Q, i, j):
     _swap_owners(Q, i, j)
 
 @njit(cache=True)
-def _init_gradient(S, Q, entropy):
-    "G = Qα + p + E(α) and G_bar from one full column per nonzero α_j (E, h ≡ 0 unless `entropy`)."
+def _add_columns(S, Q, cols):
+    "Add α_j Q_j to G, and to G_bar when α_j is at a bound, for the positions j in `cols` (one full column each)."
     m = S.alpha.shape[0]
-    for k in range(m): S.G[k] = S.p[k]; S.G_bar[k] = 0.0
-    for j in range(m):
+    for j in cols:
         if S.alpha[j] != 0.0:
             Q_j = get_Q(Q, j, m); aj = S.alpha[j]
             for k in range(m): S.G[k] += Q_j[k] * aj
             cj = _at_bound(S, j)
             if cj != 0.0:
                 for k in range(m): S.G_bar[k] += Q_j[k] * cj
+
+@njit(cache=True)
+def _init_gradient(S, Q, entropy):
+    "G = Qα + p + E(α) and G_bar from one full column per nonzero α_j (E, h ≡ 0 unless `entropy`)."
+    m = S.alpha.shape[0]
+    for k in range(m): S.G[k] = S.p[k]; S.G_bar[k] = 0.0
+    _add_columns(S, Q, np.arange(m))
     if entropy:
         for k in range(m):
             S.E[k] = _entropy_grad(S.alpha[k], S.Cent[k]); S.h[k] = _entropy_curv(S.alpha[k], S.Cent[k]); S.G[k] += S.E[k]
@@ -632,7 +685,7 @@ class SMOResult:
     alpha: np.ndarray  # (m,) the solution α
     bias: float        # the intercept c: ∇_i Φ(α) + c y_i = 0 on free i (scikit-learn's intercept_ for the C-SVM)
     obj: float         # Φ(α)
-    gap: float         # final maximal violation m(α) − M(α)
+    gap: float         # final maximal violation m(α) − M(α) (inf: a deadline came before the first gradient was computed)
     n_iter: int        # SMO steps taken
     converged: bool    # gap < tol
     status: str = "converged"  # "converged", "max_iter" (step cap reached), "deadline" (time budget spent) or "bracket" (§9)
@@ -700,6 +753,9 @@ def _check_bracket(bracket):
     if np.isnan(below) or np.isnan(above): raise ValueError(f"bracket must not contain NaN, got {bracket!r}")
     return np.array([below, above, float(_BRACKET_EVERY)])
 
+_BLOCK = 1 << 22     # entries of Q computed between two looks at the clock while the gradient is built column by column
+_GRACE = 1.0         # seconds the final gradient refresh may take once the deadline has passed
+
 def _run(src, p, y, lo, hi, alpha, Cent, entropy, shrinking, tol, max_iter, callback, tau, deadline=None, every=1000,
          bracket=_NO_BRACKET):
     "Drive `_solve` (in chunks of `every` steps when there is a callback or a deadline); returns (α, ∇Φ, E, n_iter, gap, status)."
@@ -709,7 +765,7 @@ def _run(src, p, y, lo, hi, alpha, Cent, entropy, shrinking, tol, max_iter, call
     memo = getattr(src, "_memo", None)               # (α, l, u, Qα, G_bar) of the last solve, original order
     def original(v):                                 # a vector in solver order, back in the original order
         out = np.empty(m); out[Q.perm] = v; return out
-    def refresh(first=False):                        # ∇Φ from scratch, every variable active again
+    def refresh(first=False, until=None):            # ∇Φ from scratch, every variable active again; False: `until` came first
         o = Q.perm
         if entropy: S.E[:] = np.log(S.alpha) - np.log(S.Cent - S.alpha); S.h[:] = S.Cent / (S.alpha * (S.Cent - S.alpha))
         if (first and memo is not None and memo[4] is not None and np.array_equal(memo[0], alpha)
@@ -720,10 +776,19 @@ def _run(src, p, y, lo, hi, alpha, Cent, entropy, shrinking, tol, max_iter, call
             S.G[:] = src._matvec(a)[o] + S.p + S.E
             bounded = (S.alpha <= S.lo) | (S.alpha >= S.hi)
             S.G_bar[:] = src._matvec(original(np.where(bounded, S.alpha, 0.0)))[o] if shrinking else 0.0
-        else:
+        elif until is None:
             _init_gradient(S, Q, entropy)
+        else:                                        # column by column, O(m²): look at the clock between blocks
+            S.G[:] = S.p; S.G_bar[:] = 0.0
+            cols = np.flatnonzero(S.alpha); step = max(1, _BLOCK // m)
+            for b in range(0, len(cols), step):
+                if b and time.perf_counter() >= until: return False
+                _add_columns(S, Q, cols[b:b + step])
+            S.G[:] += S.E
         S.ctl[0] = m
-    refresh(first=True)
+        return True
+    if not refresh(first=True, until=deadline):      # out of time before the first gradient: the start, unsolved
+        return alpha.copy(), np.full(m, np.nan), original(S.E), 0, np.inf, "deadline"
     chunk = max_iter if callback is None and deadline is None else every
     n_iter, fresh, n_refresh, late, decided = 0, True, 0, False, False
     while True:
@@ -735,7 +800,14 @@ def _run(src, p, y, lo, hi, alpha, Cent, entropy, shrinking, tol, max_iter, call
         if done and (fresh or n_refresh >= 5): break
         late = deadline is not None and time.perf_counter() >= deadline
         if not done and n_iter < max_iter and not late: continue
-        refresh(); fresh = True; n_refresh += 1      # drop the rounding drift of the incremental updates
+        if late:                                     # out of time: refresh only if that fits in a short grace
+            G_old, G_bar_old, n_old = S.G.copy(), S.G_bar.copy(), S.ctl[0]
+            if not refresh(until=time.perf_counter() + _GRACE):
+                S.G[:], S.G_bar[:], S.ctl[0] = G_old, G_bar_old, n_old    # the incremental gradient, exact on the active set:
+                gap = max_violation(S.alpha[:n_old], S.G[:n_old], S.y[:n_old], S.lo[:n_old], S.hi[:n_old])   # its gap there
+                done = fresh = False; break
+        else: refresh()
+        fresh = True; n_refresh += 1                 # drop the rounding drift of the incremental updates
         if not done:                                 # out of steps or time: report the fresh gradient's gap
             _, gap, done, _ = _solve(S, Q, entropy, False, tol, tau, 0, _NO_BRACKET)
             break
@@ -773,6 +845,7 @@ def smo_solve(Q,                # (m, m) array, LowRankQ or KernelQ
     stop = _NO_BRACKET if bracket is None else _check_bracket(bracket)
     alpha, g, E, n_iter, gap, status = _run(src, p, y, lo, hi, alpha, hi, False, shrinking, tol, max_iter, callback, tau,
                                             deadline, bracket=stop)
+    if not np.isfinite(gap): return SMOResult(alpha, 0.0, np.nan, gap, n_iter, False, status)   # no gradient yet
     return SMOResult(alpha, dual_bias(alpha, g, y, lo, hi), float(0.5 * alpha @ (g + p)), gap, n_iter, status == "converged", status)
 
 # %% ../nbs/03_smo.ipynb #c5d8cc68
@@ -823,5 +896,6 @@ def klr_dual_solve(Q,               # (m, m) array, LowRankQ or KernelQ (Q_ij = 
     alpha = _entropy_start(y, lo, hi) if alpha0 is None else _check_start(alpha0, y, lo, hi)
     p = np.full(m, -float(lam))
     alpha, g, E, n_iter, gap, status = _run(src, p, y, lo, hi, alpha, C, True, shrinking, tol, max_iter, callback, tau, deadline)
+    if not np.isfinite(gap): return SMOResult(alpha, 0.0, np.nan, gap, n_iter, False, status)   # no gradient yet
     obj = 0.5 * alpha @ (g - E + p) + _entropy_value(alpha, C)
     return SMOResult(alpha, dual_bias(alpha, g, y, lo, hi), float(obj), gap, n_iter, status == "converged", status)

@@ -7,7 +7,7 @@ __all__ = ['QuadraticFit', 'primal_objective', 'qsvm_primal_cvxopt', 'cached_eig
            'shifted_inverse', 'hinge_dual_linear', 'hinge_dual_matrix', 'recover_hinge', 'solve_hinge_subproblem',
            'best_intercept', 'HingeIP', 'pinv_factor', 'solve_hinge_ip', 'HingeSolve', 'ip_accepted',
            'solve_hinge_primal', 'blas_threads', 'solver_route', 'smo_budget', 'choose_route', 'solve_hinge',
-           'weighted_problem', 'fit_qsvm', 'SquaredSystem', 'squared_moments', 'squared_system',
+           'weighted_problem', 'check_gram_cost', 'fit_qsvm', 'SquaredSystem', 'squared_moments', 'squared_system',
            'solve_squared_subproblem', 'fit_lsqsvm', 'l1_optimality_residual', 'polish_l1_support',
            'signed_support_fit', 'l1_active_set', 'L1ADMM', 'solve_l1qsvm', 'fit_l1qsvm']
 
@@ -630,6 +630,52 @@ def weighted_problem(X, # data (m, n)
     X, y, w = np.asarray(X)[keep], np.asarray(y)[keep], w[keep]
     return X, y, (Cv[keep] if np.ndim(C) else C) * w, w
 
+_EIGH_FLOPS = 9       # numpy.linalg.eigh of a d x d matrix with its eigenvectors: about 9 d^3 flops
+_GRAM_WORDS = 7       # peak memory of a QSVM fit: about 7 d^2 float64 (G, its scaled copy, U and eigh's workspace)
+_COST_MIN_D = 1000    # below this d the factorisation takes well under a second: no clock estimate
+
+@functools.lru_cache(maxsize=1)
+def _eigh_rate()->float:
+    "Flops per second of `numpy.linalg.eigh` on this machine: measured once, on a 400 x 400 matrix (best of three)."
+    A = np.random.default_rng(0).standard_normal((400, 400)); A = A @ A.T
+    best = np.inf
+    for _ in range(3):
+        t = time.perf_counter(); np.linalg.eigh(A); best = min(best, time.perf_counter() - t)
+    return _EIGH_FLOPS * 400**3 / max(best, 1e-9)
+
+def _available_memory():
+    "Bytes the process can still allocate: MemAvailable of /proc/meminfo, capped by a cgroup limit (None: unknown)."
+    avail = None
+    try:
+        with open("/proc/meminfo") as f:
+            avail = next(float(l.split()[1]) * 1024 for l in f if l.startswith("MemAvailable:"))
+    except (OSError, StopIteration, ValueError): pass
+    try:
+        with open("/sys/fs/cgroup/memory.max") as f: limit = f.read().strip()
+        if limit != "max":
+            with open("/sys/fs/cgroup/memory.current") as f: free = float(limit) - float(f.read())
+            avail = free if avail is None else min(avail, free)
+    except (OSError, ValueError): pass
+    return avail
+
+def check_gram_cost(m:int, n:int, # samples and input features (d = n(n+3)/2 terms)
+                    deadline=None, # time.perf_counter() value of the time budget (None: memory only)
+                    estimator:str="QSVM" # the name in the message
+                   ):
+    "Refuse (`ValueError`) a fit whose $d\times d$ eigendecomposition of $G$ needs more memory than is available, or more time than is left before `deadline`."
+    d = n * (n + 3) // 2
+    advice = (f"n = {n} input features give d = n(n+3)/2 = {d} terms: use fewer features, or L0QSVM (whose swap search "
+              "factors only the terms it screens)")
+    need, avail = _GRAM_WORDS * 8.0 * d * d, _available_memory()
+    if avail is not None and need > avail:
+        raise ValueError(f"{estimator}: the {d} x {d} matrix G and its eigendecomposition need about {need / 2**30:.1f} GiB, "
+                         f"more than the {max(avail, 0) / 2**30:.1f} GiB available. {advice}.")
+    if deadline is None or d < _COST_MIN_D: return
+    est, left = (_EIGH_FLOPS * d**3 + 2.0 * m * d * d) / _eigh_rate(), deadline - time.perf_counter()
+    if est > left:
+        raise ValueError(f"{estimator}: the eigendecomposition of the {d} x {d} matrix G takes about {est:.0f} s here, more "
+                         f"than the {max(left, 0):.3g} s left of max_time, and cannot be interrupted. {advice}; or raise max_time.")
+
 def fit_qsvm(X, # data (m, n), float64
              y, # labels ±1, (m,)
              C=1.0, # loss weight (scalar, or (m,) per training point: the class weights)
@@ -642,6 +688,7 @@ def fit_qsvm(X, # data (m, n), float64
     "Soft-margin QSVM (Luo et al.) through its dual with SMO and the KKT recovery of $(W, b, c)$."
     y = check_labels(y)
     X, y, C, w = weighted_problem(X, y, C, sample_weight)
+    check_gram_cost(*np.shape(X), deadline)
     primal_tol = min(tol, 1e-8)
     with blas_threads(*np.shape(X)):
         R, G = quadratic_features(X), gram_matrix(X, w)

@@ -1,0 +1,99 @@
+"""`max_time` / `deadline` reach the O(m²) and O(d³) steps that used to run to the end whatever the budget.
+
+* The gradient that starts an SMO solve on a kernel (one kernel column per nonzero α_j, O(m²)) looks at the clock
+  between blocks of columns, and so does the final gradient refresh once the deadline has passed.
+* QSVM refuses up front a fit whose d × d factorisation of G cannot fit in `max_time` or in memory.
+"""
+import time
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.exceptions import ConvergenceWarning
+
+from l0qsvm import smo
+from l0qsvm.smo import KernelQ, klr_dual_solve, smo_solve
+from l0qsvm.sklr_estimator import SparseKLR
+
+
+def _problem(m, n=5, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((m, n)); y = np.where(X[:, 0] + 0.5 * rng.standard_normal(m) > 0, 1.0, -1.0)
+    return X, y
+
+
+def test_klr_start_gradient_stops_at_the_deadline(monkeypatch):
+    "S-KLR starts with every α_j > 0: its first gradient needs all m columns; a passed deadline stops it after one block."
+    m = 2000
+    X, y = _problem(m)
+    monkeypatch.setattr(smo, "_BLOCK", 50 * m, raising=False)          # 50 columns between two looks at the clock
+    Q = KernelQ(X, y, gamma=0.5, cache_mb=1.0)
+    res = klr_dual_solve(Q, y, 1.0, 0.0, deadline=time.perf_counter())
+    assert res.status == "deadline" and not res.converged and res.n_iter == 0
+    assert res.gap == np.inf and res.bias == 0.0 and np.isnan(res.obj)    # no gradient: nothing is claimed about it
+    assert np.all(res.alpha > 0) and abs(res.alpha @ y) < 1e-12          # the (feasible) start
+    assert Q.cache_stats()["kernel_values"] <= 60 * m                    # one block of columns, not m of them
+
+
+def test_final_refresh_after_the_deadline_is_bounded(monkeypatch):
+    "Once late, the final refresh of the gradient gets a short grace; past it the incremental gradient is reported."
+    m = 2000
+    X, y = _problem(m, seed=1)
+    monkeypatch.setattr(smo, "_BLOCK", 10 * m, raising=False)
+    monkeypatch.setattr(smo, "_GRACE", 0.0, raising=False)
+    Q = KernelQ(X, y, gamma=2.0, cache_mb=0.5)                          # a small cache: a refresh recomputes columns
+    seen = []
+    res = smo_solve(Q, -np.ones(m), y, 100.0, tol=1e-12, deadline=time.perf_counter() + 0.05,
+                    callback=lambda it, gap: seen.append(Q.cache_stats()["kernel_values"]))
+    assert res.status == "deadline" and not res.converged and np.isfinite(res.gap) and np.isfinite(res.bias)
+    n_support = int((res.alpha > 0).sum())
+    assert n_support > 200                                               # a full refresh: > 200 columns
+    after = Q.cache_stats()["kernel_values"] - seen[-1]                  # kernel values computed after the last chunk
+    assert after <= 20 * m, (after, n_support)
+
+
+def test_sparse_klr_max_time_returns_soon(recwarn):
+    "SparseKLR(max_time=0.3) on m = 16,000: the O(m²) start alone takes seconds; the fit returns near the deadline."
+    X, y = _problem(16000, seed=2)
+    SparseKLR(max_time=5).fit(X[:300], y[:300])                          # compile outside the timed fit
+    t = time.perf_counter()
+    with pytest.warns(ConvergenceWarning, match="starting gradient"):
+        est = SparseKLR(max_time=0.3).fit(X, y)
+    elapsed = time.perf_counter() - t
+    assert elapsed < 1.5, elapsed
+    assert est.status_ == ["deadline"] and np.all(np.isfinite(est.decision_function(X[:50])))
+
+
+def _qsvm_data(m, n, seed=3):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((m, n)); y = np.where(X[:, 0] * X[:, 1] + 0.3 * rng.standard_normal(m) > 0, 1, -1)
+    return X, y
+
+
+def test_qsvm_refuses_a_factorisation_beyond_max_time(monkeypatch):
+    "A machine of 1 Gflop/s (patched) cannot factor G (d = 65) in 5 s: refused up front, with the estimate and a way out."
+    from l0qsvm import QSVM, subproblems
+    monkeypatch.setattr(subproblems, "_eigh_rate", lambda: 1e5, raising=False)
+    monkeypatch.setattr(subproblems, "_COST_MIN_D", 0, raising=False)
+    X, y = _qsvm_data(60, 10)
+    with pytest.raises(ValueError, match=r"65 x 65 matrix G takes about \d+ s.*max_time.*L0QSVM"):
+        QSVM(max_time=5).fit(X, y)
+    QSVM().fit(X, y)                                                     # no max_time: no clock estimate
+
+
+def test_qsvm_refuses_a_factorisation_beyond_memory(monkeypatch):
+    from l0qsvm import QSVM, subproblems
+    monkeypatch.setattr(subproblems, "_available_memory", lambda: 1e5, raising=False)
+    X, y = _qsvm_data(60, 10)
+    with pytest.raises(ValueError, match=r"need about .* GiB, more than .* available.*fewer features"):
+        QSVM().fit(X, y)
+
+
+def test_qsvm_wide_data_with_max_time_returns_at_once():
+    "n = 100 (d = 5150), m = 60, max_time = 2: the d x d eigendecomposition alone takes far longer; refused in well under 2 s."
+    from l0qsvm import QSVM
+    X, y = _qsvm_data(60, 100)
+    t = time.perf_counter()
+    with pytest.raises(ValueError, match="5150 x 5150"):
+        QSVM(max_time=2).fit(X, y)
+    assert time.perf_counter() - t < 2.0
