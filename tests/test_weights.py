@@ -9,9 +9,10 @@ import warnings
 
 import numpy as np
 import pytest
-from sklearn.utils.estimator_checks import (check_class_weight_classifiers, check_sample_weight_equivalence_on_dense_data,
-                                            check_sample_weights_list, check_sample_weights_not_an_array,
-                                            check_sample_weights_not_overwritten, check_sample_weights_shape)
+from sklearn.utils.estimator_checks import (check_all_zero_sample_weights_error, check_class_weight_classifiers,
+                                            check_sample_weight_equivalence_on_dense_data, check_sample_weights_list,
+                                            check_sample_weights_not_an_array, check_sample_weights_not_overwritten,
+                                            check_sample_weights_pandas_series, check_sample_weights_shape)
 
 from l0qsvm import QSVM, L1QSVM, L0QSVM
 from l0qsvm.features import gram_matrix, pack_surface, quadratic_features, unpack_surface
@@ -123,3 +124,95 @@ def test_sklearn_weight_checks(estimator, check):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check(type(estimator).__name__, estimator)
+
+
+# ---- kernel logistic regression: SparseKLR and KLR -------------------------------------------------------------------
+# The loss is the only sum over points (the regulariser ½αᵀQα is not), so a weight ϖ_i gives point i the box
+# [ϖ_iη, ϖ_i(C − η)] and the entropy C·ϖ_i·H(α_i/(Cϖ_i)) (05a_sklr_estimator); r copies of a point carry α_i/r each.
+from sklearn.base import clone
+
+from l0qsvm import KLR, SparseKLR
+
+
+def _klr_data(seed=0, m=120, classes=("a", "b")):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((m, 2))
+    score = X[:, 0] + 0.2 * rng.standard_normal(m)
+    y = np.array(classes)[np.digitize(score, np.quantile(score, np.linspace(0, 1, len(classes) + 1)[1:-1]))]
+    return X, y, rng.integers(0, 4, m)
+
+
+def _summed_alpha(alpha, w):
+    "The α of the repeated rows summed over the copies of each point (its α in the weighted problem)."
+    owner = np.repeat(np.arange(len(w)), w)
+    out = np.zeros((alpha.shape[0], len(w)))
+    for s in range(alpha.shape[0]): np.add.at(out[s], owner, alpha[s])
+    return out
+
+
+KLR_MODELS = [KLR(C=2.0, tol=1e-10), SparseKLR(C=30.0, lam=0.5, lam_scale="bound", tol=1e-10),
+              SparseKLR(C=10.0, lam=1.0, kernel="linear", tol=1e-10)]
+
+
+@pytest.mark.parametrize("classes", [("a", "b"), ("a", "b", "c")], ids=["binary", "ovr"])
+@pytest.mark.parametrize("estimator", KLR_MODELS, ids=repr)
+def test_klr_integer_weights_equal_repeated_rows(estimator, classes):
+    X, y, w = _klr_data(1, classes=classes)
+    a = clone(estimator).fit(X, y, sample_weight=w)
+    b = clone(estimator).fit(np.repeat(X, w, axis=0), np.repeat(y, w))
+    assert a.gamma_ == pytest.approx(b.gamma_, rel=1e-12) and a.box_ == pytest.approx(b.box_, rel=1e-12)
+    assert np.abs(a.objective_ - b.objective_).max() <= 1e-8 * np.abs(b.objective_).max()
+    assert _rel(a.alpha_, _summed_alpha(b.alpha_, w)) <= 1e-8
+    assert _rel(a.intercept_, b.intercept_) <= 1e-8
+    assert _rel(a.lam_, b.lam_) <= 1e-8
+    assert _rel(a.decision_function(X), b.decision_function(X)) <= 1e-8
+    assert set(a.support_) == set(np.repeat(np.arange(len(w)), w)[b.support_])      # the same points kept
+    assert np.all(a.alpha_[:, w == 0] == 0.0) and not np.isin(np.flatnonzero(w == 0), a.support_).any()
+    if getattr(estimator, "lam_scale", None) == "bound" and len(classes) == 2:   # S-KLR drops points of positive weight
+        assert a.support_.size < np.count_nonzero(w)
+
+
+def test_klr_zero_weights_drop_the_point():
+    X, y, w = _klr_data(2)
+    for est in KLR_MODELS[:2]:
+        a = clone(est).fit(X, y, sample_weight=w)
+        b = clone(est).fit(X[w > 0], y[w > 0], sample_weight=w[w > 0])
+        assert _rel(a.alpha_[:, w > 0], b.alpha_) <= 1e-12 and _rel(a.intercept_, b.intercept_) <= 1e-12
+        assert _rel(a.decision_function(X), b.decision_function(X)) <= 1e-10
+    with pytest.raises(ValueError, match="zero total weight"):
+        KLR().fit(X, y, sample_weight=np.where(y == "a", 0.0, 1.0))
+
+
+@pytest.mark.parametrize("estimator", [KLR(C=2.0, gamma=0.5, tol=1e-10), SparseKLR(C=50.0, lam=0.5, gamma=0.5, tol=1e-10)],
+                         ids=repr)
+def test_klr_balanced_class_weight_equals_sample_weights(estimator):
+    """The regulariser is not a sum over points: class_weight='balanced' is the sample weights m/(K·m_y) (gamma fixed,
+    since gamma='scale' counts sample weights in Var X and class weights not)."""
+    X, y, _ = _klr_data(3, m=45)
+    y = np.where(np.arange(45) < 12, "a", y)             # unbalanced
+    classes, counts = np.unique(y, return_counts=True)
+    sw = (len(y) / (len(classes) * counts))[np.searchsorted(classes, y)]
+    a = clone(estimator).set_params(class_weight="balanced").fit(X, y)
+    b = clone(estimator).fit(X, y, sample_weight=sw)
+    c = clone(estimator).set_params(class_weight=dict(zip(classes, len(y) / (len(classes) * counts)))).fit(X, y)
+    for other in (b, c):
+        assert _rel(a.alpha_, other.alpha_) <= 1e-8 and _rel(a.intercept_, other.intercept_) <= 1e-8
+        assert _rel(a.objective_, other.objective_) <= 1e-8
+    assert _rel(a.alpha_, clone(estimator).fit(X, y).alpha_) > 1e-3       # and the weights do change the model
+
+
+# The equivalence is checked at tol=1e-10 (the check compares to 1e-7). check_class_weight_classifiers runs at the default
+# tol: its class weights 1000 and 1e-4 make the box [ϖ_iη, ϖ_i(C − η)] infeasible (Σ of the lower bounds of one class
+# above Σ of the upper bounds of the other) once η reaches its floor 1e-16·C/tol at tol=1e-10.
+KLR_CHECK_MODELS = [SparseKLR(), KLR(), SparseKLR(C=100.0, lam=10.0, kernel="linear")]
+KLR_CHECKS = CHECKS + [check_sample_weights_pandas_series, check_all_zero_sample_weights_error]
+
+
+@pytest.mark.parametrize("estimator", KLR_CHECK_MODELS, ids=repr)
+@pytest.mark.parametrize("check", KLR_CHECKS, ids=lambda c: c.__name__)
+def test_sklearn_weight_checks_klr(estimator, check):
+    estimator = clone(estimator)
+    if check is check_sample_weight_equivalence_on_dense_data: estimator.set_params(tol=1e-10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check(type(estimator).__name__, clone(estimator))
