@@ -216,3 +216,82 @@ def test_sklearn_weight_checks_klr(estimator, check):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check(type(estimator).__name__, clone(estimator))
+
+
+# ---- the cross-validated estimators: L0QSVMCV, L1QSVMCV ---------------------------------------------------------------
+# Each fold's fits take the weights of its training part and the class weights computed there, its score is weighted by
+# the weights of its validation part, and the refit takes all the weights: the cold path (warm_start=False) and L1QSVMCV
+# make, cell by cell, the fits of L0QSVM / L1QSVM with those weights, so the scores agree to rounding. (A CV estimator
+# is not equivalent to its repeated rows: the folds of the repeated data are other folds.)
+from sklearn.datasets import load_breast_cancer
+from sklearn.metrics import accuracy_score, balanced_accuracy_score
+from sklearn.model_selection import StratifiedKFold
+from sklearn.preprocessing import StandardScaler
+
+from l0qsvm import L0QSVMCV, L1QSVMCV
+
+
+@pytest.fixture(scope="module")
+def cancer():
+    X, y = load_breast_cancer(return_X_y=True)
+    X, y = StandardScaler().fit_transform(X)[::3, :6], y[::3]
+    return X, y, np.random.default_rng(0).integers(0, 4, len(y)).astype(float)
+
+
+CV_CASES = {
+    "l1": (lambda **kw: L1QSVMCV(lams=[0.1, 3.0], Cs=[1.0, 10.0], **kw), lambda p, **kw: L1QSVM(C=p["C"], lam=p["lam"], **kw)),
+    "l0-squared": (lambda **kw: L0QSVMCV(ks=[2, 5], Cs=[0.3, 30.0], loss="squared", warm_start=False, **kw),
+                   lambda p, **kw: L0QSVM(p["k"], C=p["C"], loss="squared", **kw)),
+    "l0-hinge": (lambda **kw: L0QSVMCV(ks=[2, 5], Cs=[0.3, 30.0], warm_start=False, **kw),
+                 lambda p, **kw: L0QSVM(p["k"], C=p["C"], **kw)),
+}
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("class_weight", [None, "balanced", {0: 3.0, 1: 0.5}], ids=["none", "balanced", "dict"])
+@pytest.mark.parametrize("scoring", [None, "balanced_accuracy"], ids=["accuracy", "balanced_accuracy"])
+@pytest.mark.parametrize("case", list(CV_CASES))
+def test_cv_weights_reach_every_fold_fit_and_score(cancer, case, scoring, class_weight):
+    X, y, w = cancer
+    make_cv, make_model = CV_CASES[case]
+    cv = StratifiedKFold(3, shuffle=True, random_state=1)
+    ours = make_cv(cv=cv, scoring=scoring, class_weight=class_weight).fit(X, y, sample_weight=w)
+    metric = accuracy_score if scoring is None else balanced_accuracy_score
+    for cell, params in enumerate(ours.cv_results_["params"]):
+        for split, (tr, te) in enumerate(cv.split(X, y)):
+            model = make_model(params, class_weight=class_weight).fit(X[tr], y[tr], sample_weight=w[tr])
+            expect = metric(y[te], model.predict(X[te]), sample_weight=w[te])
+            assert ours.cv_results_[f"split{split}_test_score"][cell] == pytest.approx(expect, abs=1e-9), (cell, split)
+    refit = make_model(ours.best_params_, class_weight=class_weight).fit(X, y, sample_weight=w)
+    np.testing.assert_allclose(ours.z_, refit.z_, atol=1e-9)
+    assert ours.score(X, y, sample_weight=w) == pytest.approx(accuracy_score(y, refit.predict(X), sample_weight=w))
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_cv_weights_change_the_selection_and_zero_weights_drop_points(cancer):
+    X, y, w = cancer
+    cv = StratifiedKFold(3, shuffle=True, random_state=1)
+    kw = dict(lams=[0.1, 3.0], Cs=[1.0, 10.0], cv=cv)
+    a = L1QSVMCV(**kw).fit(X, y, sample_weight=w)
+    b = L1QSVMCV(**kw).fit(X, y)
+    assert not np.allclose(a.cv_results_["mean_test_score"], b.cv_results_["mean_test_score"])
+    # a point of weight 0 is not there: moving it does not change a thing
+    X2 = X.copy(); X2[w == 0] += 5.0
+    c = L1QSVMCV(**kw).fit(X2, y, sample_weight=w)
+    np.testing.assert_allclose(a.cv_results_["mean_test_score"], c.cv_results_["mean_test_score"], atol=1e-12)
+    np.testing.assert_allclose(a.z_, c.z_, atol=1e-9)
+
+
+CV_CHECK_MODELS = [L0QSVMCV(ks=[1, 3], Cs=[1.0, 10.0], cv=3), L0QSVMCV(ks=[1, 3], Cs=[1.0, 10.0], cv=3, loss="squared"),
+                   L1QSVMCV(lams=[0.1, 1.0], Cs=[1.0, 10.0], cv=3)]
+CV_CHECKS = [check_sample_weights_not_an_array, check_sample_weights_list, check_sample_weights_shape,
+             check_sample_weights_not_overwritten, check_sample_weights_pandas_series, check_all_zero_sample_weights_error,
+             check_class_weight_classifiers]
+
+
+@pytest.mark.parametrize("estimator", CV_CHECK_MODELS, ids=repr)
+@pytest.mark.parametrize("check", CV_CHECKS, ids=lambda c: c.__name__)
+def test_sklearn_weight_checks_cv(estimator, check):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check(type(estimator).__name__, clone(estimator))
