@@ -295,3 +295,91 @@ def test_sklearn_weight_checks_cv(estimator, check):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check(type(estimator).__name__, clone(estimator))
+
+
+# ---- S-KLR's peers: IVM and L12KLR ------------------------------------------------------------------------------------
+# IVM: the loss weight of point i is C·ϖ_i in every Newton/IRLS step; a copy of an imported point cannot join (its
+# bordered system is singular), so the forward path on repeated rows is the weighted path. L12KLR: a point of weight ϖ_i
+# stands for ϖ_i copies, each with its coefficient and penalty (05c_sparse_kernel_peers, Sample and class weights).
+from l0qsvm import IVM, L12KLR
+
+PEER_MODELS = [IVM(C=10.0), IVM(C=3.0, gamma=2.0, eps=0.0), L12KLR(k=None, lam=1e-3), L12KLR(k=None, lam=1e-2, step="lipschitz"),
+               L12KLR(k=10)]
+
+
+@pytest.mark.parametrize("classes", [("a", "b"), ("a", "b", "c")], ids=["binary", "ovr"])
+@pytest.mark.parametrize("estimator", PEER_MODELS, ids=repr)
+def test_peers_integer_weights_equal_repeated_rows(estimator, classes):
+    if isinstance(estimator, L12KLR) and estimator.k is not None and len(classes) == 3:
+        pytest.skip("k-sparse one-vs-rest on these data stops at max_iter: not a fixed point to compare")
+    X, y, w = _klr_data(1, m=80, classes=classes)
+    owner = np.repeat(np.arange(len(w)), w)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a = clone(estimator).fit(X, y, sample_weight=w)
+        b = clone(estimator).fit(np.repeat(X, w, axis=0), np.repeat(y, w))
+    assert a.gamma_ == pytest.approx(b.gamma_, rel=1e-12)
+    assert _rel(a.decision_function(X), b.decision_function(X)) <= 1e-8
+    assert _rel(a.intercept_, b.intercept_) <= 1e-8
+    summed = np.zeros((len(a.intercept_), len(w)))                   # b's coefficients summed over the copies
+    for s in range(len(a.intercept_)): np.add.at(summed[s], owner[b.support_], b.dual_coef_[s])
+    full = np.zeros_like(summed); full[:, a.support_] = a.dual_coef_
+    assert _rel(full, summed) <= 1e-8
+    assert not np.isin(np.flatnonzero(w == 0), a.support_).any()
+    if isinstance(estimator, IVM):
+        assert [set(i) for i in a.imports_] == [set(owner[i]) for i in b.imports_]
+        assert np.abs(a.objective_ - b.objective_).max() <= 1e-8 * np.abs(b.objective_).max()
+
+
+def test_peers_zero_weights_drop_the_point():
+    X, y, w = _klr_data(2, m=80)
+    for est in [IVM(C=10.0), L12KLR(k=None, lam=1e-3), L12KLR(k=10)]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            a = clone(est).fit(X, y, sample_weight=w)
+            b = clone(est).fit(X[w > 0], y[w > 0], sample_weight=w[w > 0])
+        np.testing.assert_array_equal(a.support_vectors_, b.support_vectors_)
+        assert _rel(a.dual_coef_, b.dual_coef_) <= 1e-12 and _rel(a.decision_function(X), b.decision_function(X)) <= 1e-12
+    with pytest.raises(ValueError, match="zero total weight"):
+        IVM().fit(X, y, sample_weight=np.where(y == "a", 0.0, 1.0))
+
+
+def test_peers_class_weight():
+    """IVM: the regulariser is not a sum over points, so 'balanced' is the sample weights m/(K·m_y) (gamma fixed: 'scale'
+    counts sample weights in Var X, class weights not). L12KLR: a class weight multiplies the loss only (the copies'
+    penalty is the sample weights'): 'balanced' is the dict of the same weights, and its objective is the weighted mean
+    loss plus the penalty."""
+    X, y, _ = _klr_data(3, m=60)
+    y = np.where(np.arange(60) < 15, "a", y)
+    classes, counts = np.unique(y, return_counts=True)
+    cw = len(y) / (len(classes) * counts)
+    sw = cw[np.searchsorted(classes, y)]
+    a = IVM(C=10.0, gamma=0.5, class_weight="balanced").fit(X, y)
+    b = IVM(C=10.0, gamma=0.5).fit(X, y, sample_weight=sw)
+    assert [list(i) for i in a.imports_] == [list(i) for i in b.imports_]
+    assert _rel(a.dual_coef_, b.dual_coef_) <= 1e-8 and abs(a.objective_[0] - b.objective_[0]) <= 1e-9 * b.objective_[0]
+    assert a.imports_[0].tolist() != IVM(C=10.0, gamma=0.5).fit(X, y).imports_[0].tolist()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        c = L12KLR(k=None, lam=1e-3, class_weight="balanced").fit(X, y)
+        d = L12KLR(k=None, lam=1e-3, class_weight=dict(zip(classes, cw))).fit(X, y)
+        e = L12KLR(k=None, lam=1e-3).fit(X, y)
+    assert _rel(c.dual_coef_, d.dual_coef_) <= 1e-12 and _rel(c.intercept_, d.intercept_) <= 1e-12
+    assert _rel(c.decision_function(X), e.decision_function(X)) > 1e-3
+    yb = np.where(y == classes[1], 1.0, -1.0)
+    f = c.decision_function(X)
+    value = np.sum(sw * np.logaddexp(0.0, -yb * f)) / len(y) + 1e-3 * np.sum(np.sqrt(np.abs(c.dual_coef_)))
+    assert c.objective_path_[0][-1] == pytest.approx(value, rel=1e-10)
+
+
+PEER_CHECK_MODELS = [IVM(), IVM(C=10.0, kernel="linear"), L12KLR(k=None, lam=1e-3), L12KLR()]
+
+
+@pytest.mark.parametrize("estimator", PEER_CHECK_MODELS, ids=repr)
+@pytest.mark.parametrize("check", KLR_CHECKS, ids=lambda c: c.__name__)
+def test_sklearn_weight_checks_peers(estimator, check):
+    if check is check_sample_weight_equivalence_on_dense_data and isinstance(estimator, L12KLR) and estimator.k is not None:
+        pytest.skip("the k-sparse rule: rounding splits the tied copies of a point on the repeated rows (05c, weights)")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check(type(estimator).__name__, clone(estimator))
