@@ -19,11 +19,12 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import check_scoring
 from sklearn.model_selection import check_cv
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 from tqdm.auto import tqdm
 
 from .estimators import L0QSVM, L1QSVM, compile_all, roundoff_zeros
-from .features import quadratic_features, gram_matrix
+from .features import check_weights, quadratic_features, gram_matrix
 from .multiclass import (encode_labels, ovr_targets, ovr_decision, ovr_predict, check_label_types, check_feature_scales,
                                check_quadratic_range)
 from .subproblems import QuadraticFit, primal_objective, best_intercept, blas_threads, solve_l1qsvm
@@ -89,37 +90,54 @@ def _frozen(cls, classes, z, c, n):
     est = cls(); est.classes_, est.z_, est.c_, est.n_features_in_ = classes, z, c, n
     return est
 
+def _loss_weights(class_weight, classes, y_idx, sample_weight):
+    "Per training point: its class weight times its sample weight (None when both are absent); 'balanced' over the classes present."
+    if class_weight is None: return sample_weight
+    cw = np.ones(len(classes)); present = np.unique(y_idx)
+    cw[present] = compute_class_weight(class_weight, classes=classes[present], y=classes[y_idx], sample_weight=sample_weight)
+    return cw[y_idx] if sample_weight is None else cw[y_idx] * sample_weight
+
 def fold_scores(path, # callable (G, R, y, grid, C, deadline) -> iterator of QuadraticFit, one per grid value
                 X, y_idx, classes, # data (m, n), class indices (m,), the K sorted labels
                 train, test, # index arrays of the fold
                 grid, Cs, # the path's values (ks or lams) and the loss weights
                 *, scorer=None, # None: accuracy; else a scikit-learn scorer(estimator, X, y)
                 model_cls=L0QSVM, # the estimator class a scorer is handed (fitted with the cell's surfaces)
-                stop=None # time.time() value at which every fit stops (a wall-clock time, valid in any worker)
+                stop=None, # time.time() value at which every fit stops (a wall-clock time, valid in any worker)
+                sample_weight=None, # varpi (m,) or None: the training part's weights go to the fits, the validation part's to the score
+                class_weight=None # None, "balanced" or a dict: multiplies C per class (computed on the training part)
                )->dict: # 'score', 'fit_time', 'score_time' (len(Cs), len(grid)) and 'stopped' (cells stopped by the deadline)
     "One fold: the path over `grid` for each $\\mathcal C$ on features computed once, and the validation score of every cell."
     deadline = None if stop is None else time.perf_counter() + (stop - time.time())
     Xt, Xv = X[train], X[test]
-    Y, yv = ovr_targets(y_idx[train], len(classes)), classes[y_idx[test]]
+    wt, wv = (None, None) if sample_weight is None else (sample_weight[train], sample_weight[test])
+    u = _loss_weights(class_weight, classes, y_idx[train], wt)    # the C multiplier of each training point
+    keep = slice(None) if u is None or np.all(u > 0) else u > 0   # weight 0: the point is not there
+    Y, yv = ovr_targets(y_idx[train][keep], len(classes)), classes[y_idx[test]]
     shape = (len(Cs), len(grid))
     fit_time, score, score_time, stopped = np.zeros(shape), np.zeros(shape), np.zeros(shape), 0
     with blas_threads(*Xt.shape):
-        R, G, Rv = quadratic_features(Xt), gram_matrix(Xt), quadratic_features(Xv)
+        R, Rv = quadratic_features(Xt), quadratic_features(Xv)
         rmax = np.abs(R).max(axis=0, initial=0.0)
+        R, G = R[keep], gram_matrix(Xt[keep], None if wt is None else wt[keep])
         Z, c = np.zeros((*shape, len(Y), R.shape[1])), np.zeros((*shape, len(Y)))
         for s, ys in enumerate(Y):
             for i, C in enumerate(Cs):
                 if np.all(ys == ys[0]):                               # one class in this fold: the constant surface
                     c[i, :, s] = ys[0]; continue
                 t0 = time.perf_counter()
-                for a, fit in enumerate(path(G, R, ys, grid, C, deadline)):
+                for a, fit in enumerate(path(G, R, ys, grid, C if u is None else C * u[keep], deadline)):
                     Z[i, a, s], c[i, a, s] = roundoff_zeros(fit.z, fit.c, R, rmax=rmax)   # as `fit` of the estimators
                     stopped += fit.status == "deadline"
                     t1 = time.perf_counter(); fit_time[i, a] += t1 - t0; t0 = t1
         for i, a in np.ndindex(shape):
             t0 = time.perf_counter()
-            if scorer is None: score[i, a] = np.mean(ovr_predict(classes, ovr_decision(Rv @ Z[i, a].T + c[i, a])) == yv)
-            else: score[i, a] = scorer(_frozen(model_cls, classes, Z[i, a], c[i, a], X.shape[1]), Xv, yv)
+            if scorer is None:
+                hit = ovr_predict(classes, ovr_decision(Rv @ Z[i, a].T + c[i, a])) == yv
+                score[i, a] = np.mean(hit) if wv is None else np.sum(wv * hit) / np.sum(wv) if np.sum(wv) > 0 else np.nan
+            else:
+                est = _frozen(model_cls, classes, Z[i, a], c[i, a], X.shape[1])
+                score[i, a] = scorer(est, Xv, yv) if wv is None else scorer(est, Xv, yv, sample_weight=wv)
             score_time[i, a] = time.perf_counter() - t0
     return dict(score=score, fit_time=fit_time, score_time=score_time, stopped=stopped)
 
@@ -174,6 +192,7 @@ class _QuadraticSurfaceCV(ClassifierMixin, BaseEstimator):
     _parameter_constraints: dict = {
         "Cs": [Interval(Integral, 1, None, closed="left"), "array-like"],
         "cv": ["cv_object"],
+        "class_weight": [dict, StrOptions({"balanced"}), None],
         "scoring": [str, callable, None],
         "select": [StrOptions({"best", "1se"})],
         "refit": ["boolean"],
@@ -192,7 +211,7 @@ class _QuadraticSurfaceCV(ClassifierMixin, BaseEstimator):
         return Cs
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Cross-validate the path over the grid of (path value, C), pick a cell by `select`, refit it on all data.
 
         Parameters
@@ -201,6 +220,10 @@ class _QuadraticSurfaceCV(ClassifierMixin, BaseEstimator):
             Training data (standardise it first, e.g. with `StandardScaler`).
         y : array-like of shape (m,)
             Class labels, at least two classes.
+        sample_weight : array-like of shape (m,) or None, default=None
+            Weights $\\varpi_i\\ge0$ of the training points (an integer weight counts the point that many times): every
+            fold's fits take the weights of its training part, its validation score is weighted by those of its
+            validation part (a scorer is called with `sample_weight`), and the refit takes them all.
 
         Returns
         -------
@@ -213,6 +236,10 @@ class _QuadraticSurfaceCV(ClassifierMixin, BaseEstimator):
         X_in, y_in = X, y
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_idx = encode_labels(y)
+        sw = None
+        if sample_weight is not None:
+            sw = check_weights(_check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True,
+                                                    allow_all_zero_weights=True), X.shape[0])
         name = type(self).__name__
         check_quadratic_range(X, estimator=name)
         check_feature_scales(X, estimator=name, feature_names=getattr(self, "feature_names_in_", None), stacklevel=4)
@@ -221,7 +248,8 @@ class _QuadraticSurfaceCV(ClassifierMixin, BaseEstimator):
         splits = list(cv.split(X, y))
         scorer = None if self.scoring is None else check_scoring(self._model(), scoring=self.scoring)
         jobs = (delayed(fold_scores)(self._path, X, y_idx, self.classes_, train, test, grid, Cs, scorer=scorer,
-                                     model_cls=self._model_cls, stop=stop) for train, test in splits)
+                                     model_cls=self._model_cls, stop=stop, sample_weight=sw,
+                                     class_weight=self.class_weight) for train, test in splits)
         if self.n_jobs not in (None, 1): compile_all()       # compiled once here, not once per worker at the same time
         folds = list(tqdm(Parallel(n_jobs=self.n_jobs, return_as="generator")(jobs), total=len(splits),
                           desc=name, unit="fold", disable=not self.verbose))
@@ -246,7 +274,7 @@ class _QuadraticSurfaceCV(ClassifierMixin, BaseEstimator):
         if self.refit:
             left = None if stop is None else max(stop - time.time(), 1e-3)
             t0 = time.perf_counter()
-            self.best_estimator_ = self._model(**self.best_params_, max_time=left).fit(X_in, y_in)
+            self.best_estimator_ = self._model(**self.best_params_, max_time=left).fit(X_in, y_in, sample_weight=sw)
             self.refit_time_ = time.perf_counter() - t0
             for attr in ("z_", "W_", "b_", "c_", "objective_", "n_iter_", "term_names_", "active_terms_"):
                 setattr(self, attr, getattr(self.best_estimator_, attr))
@@ -349,6 +377,9 @@ class L0QSVMCV(_QuadraticSurfaceCV):
         Loss weights: an int means that many values `np.logspace(-2, 3, Cs)`.
     loss : {"hinge", "squared"}, default="hinge"
         The loss of `L0QSVM` ("squared": LS-$\\ell_0$-QSVM).
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies $\\mathcal C$ per class, as in `L0QSVM` (computed on each fold's training part, and on all the data
+        for the refit).
     cv : int, cross-validation generator or iterable, default=5
         As in `GridSearchCV` (an int means `StratifiedKFold(cv)`).
     scoring : str, callable or None, default=None
@@ -386,11 +417,12 @@ class L0QSVMCV(_QuadraticSurfaceCV):
                                     "warm_start": ["boolean"]}
     _grid_name = "k"
 
-    def __init__(self, ks=None, Cs=10, *, loss="hinge", cv=5, scoring=None, select="best", refit=True,
+    def __init__(self, ks=None, Cs=10, *, loss="hinge", class_weight=None, cv=5, scoring=None, select="best", refit=True,
                  warm_start=True, n_jobs=None, max_time=None, verbose=0):
         self.ks = ks
         self.Cs = Cs
         self.loss = loss
+        self.class_weight = class_weight
         self.cv = cv
         self.scoring = scoring
         self.select = select
@@ -415,7 +447,7 @@ class L0QSVMCV(_QuadraticSurfaceCV):
         return l0_path(G, R, y, grid, C, loss=self.loss, warm_start=self.warm_start, deadline=deadline)
 
     def _model(self, k=None, C=1.0, max_time=None):
-        return L0QSVM(k, C=C, loss=self.loss, max_time=max_time)
+        return L0QSVM(k, C=C, class_weight=self.class_weight, loss=self.loss, max_time=max_time)
 
 class L1QSVMCV(_QuadraticSurfaceCV):
     """$\\ell_1$-QSVM with the $\\ell_1$ weight $\\lambda$ and the loss weight $\\mathcal C$ chosen by cross-validation.
@@ -431,6 +463,9 @@ class L1QSVMCV(_QuadraticSurfaceCV):
         $\\ell_1$ weights: an int means that many values `np.logspace(-2, 2, lams)`.
     Cs : int or array-like of float, default=10
         Loss weights: an int means that many values `np.logspace(-2, 3, Cs)`.
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies $\\mathcal C$ per class, as in `L1QSVM` (computed on each fold's training part, and on all the data
+        for the refit).
     cv : int, cross-validation generator or iterable, default=5
         As in `GridSearchCV` (an int means `StratifiedKFold(cv)`).
     scoring : str, callable or None, default=None
@@ -454,10 +489,11 @@ class L1QSVMCV(_QuadraticSurfaceCV):
     _grid_name = "lam"
     _model_cls = L1QSVM
 
-    def __init__(self, lams=10, Cs=10, *, cv=5, scoring=None, select="best", refit=True, n_jobs=None,
+    def __init__(self, lams=10, Cs=10, *, class_weight=None, cv=5, scoring=None, select="best", refit=True, n_jobs=None,
                  max_time=None, verbose=0):
         self.lams = lams
         self.Cs = Cs
+        self.class_weight = class_weight
         self.cv = cv
         self.scoring = scoring
         self.select = select
@@ -479,7 +515,7 @@ class L1QSVMCV(_QuadraticSurfaceCV):
 
     def _path(self, G, R, y, grid, C, deadline): return l1_path(G, R, y, grid, C, deadline=deadline)
 
-    def _model(self, lam=1.0, C=1.0, max_time=None): return L1QSVM(C=C, lam=lam, max_time=max_time)
+    def _model(self, lam=1.0, C=1.0, max_time=None): return L1QSVM(C=C, lam=lam, class_weight=self.class_weight, max_time=max_time)
 
 L0QSVMCV.__doc__ = L0QSVMCV.__doc__.replace("{attributes}", _ATTRIBUTES.format(
     g="k", gtype="int", gdesc="sparsity level", model="L0QSVM"))

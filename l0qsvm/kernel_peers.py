@@ -21,13 +21,14 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 from tqdm.auto import tqdm
 
 from .multiclass import check_feature_scales, encode_labels, ovr_decision, ovr_predict, ovr_targets
 from .sklr import nll
-from .sklr_estimator import kernel_gamma, kernel_matrix
+from .features import check_weights
+from .sklr_estimator import _loss_weights, kernel_gamma, kernel_matrix
 from .smo import KERNELS
 
 # %% ../nbs/05c_sparse_kernel_peers.ipynb #c-obj
@@ -36,11 +37,16 @@ def ivm_objective(KI:np.ndarray,  # (m, |I|) the kernel columns of the import se
                   y:np.ndarray,   # (m,) labels ±1
                   coef:np.ndarray,# (|I|,) coefficients α̃_I
                   c:float,        # intercept
-                  C:float,        # loss weight
+                  C,              # loss weight: a float, or (m,) per point (C times its sample and class weights)
                  )->float:
     "$P_{\\mathcal I}(\\tilde\\alpha, c) = \\tfrac12\\tilde\\alpha_{\\mathcal I}^\\top K_{\\mathcal I\\mathcal I}\\tilde\\alpha_{\\mathcal I} + C\\sum_ig(-y_if(x_i))$."
     f = KI @ coef + c
-    return float(0.5 * coef @ KII @ coef + C * np.sum(nll(-y * f)))
+    return float(0.5 * coef @ KII @ coef + _weighted_sum(C, nll(-y * f)))
+
+def _weighted_sum(C, v):
+    "$\\sum_iC_iv_i$ over the first axis of `v`, for a scalar C or one $C_i$ per point."
+    if np.ndim(C) == 0: return C * v.sum(axis=0)
+    return (np.asarray(C).reshape(-1, *(1,) * (v.ndim - 1)) * v).sum(axis=0)
 
 # %% ../nbs/05c_sparse_kernel_peers.ipynb #c-irls
 @dataclass
@@ -69,9 +75,10 @@ def irls_system(KI, KII, y, coef, c, C)->IRLS: # as `ivm_objective`
     r = -y * expit(-y * f)
     w = expit(f) * expit(-f)
     B = np.c_[KI, np.ones(m)]
-    H = C * (B.T * w) @ B
+    s, Cw, Cr = (C, w, r) if np.ndim(C) == 0 else (1.0, C * w, C * r)   # per-point C: inside the sums
+    H = s * (B.T * Cw) @ B
     H[:q, :q] += KII
-    grad = np.r_[KII @ coef + C * (KI.T @ r), C * r.sum()]
+    grad = np.r_[KII @ coef + s * (KI.T @ Cr), s * Cr.sum()]
     Hc = _cholesky(H)
     return IRLS(f, r, w, H, Hc, grad, cho_solve(Hc, grad))
 
@@ -90,24 +97,25 @@ def forward_values(KI, KII, y, coef, c, C, # the current import set, coefficient
     a0 = theta0[:q]; Ka0 = KII @ a0; reg0 = 0.5 * a0 @ Ka0
     n = KL.shape[1]
     values, new, V_all = np.empty(n), np.empty(n), np.empty((q + 1, n))
+    cs, Cw, Cr = (C, S.w, S.r) if np.ndim(C) == 0 else (1.0, C * S.w, C * S.r)   # per-point C: inside the sums
     for s in range(0, n, block):
         sl = slice(s, s + block)
         Kl, Kil = KL[:, sl], K_IL[:, sl]
-        WK = S.w[:, None] * Kl
-        U = C * np.r_[KI.T @ WK, WK.sum(axis=0)[None, :]]             # v_l = C Bᵀ𝒲K_:l + (K_Il; 0)
+        WK = Cw[:, None] * Kl
+        U = cs * np.r_[KI.T @ WK, WK.sum(axis=0)[None, :]]             # v_l = C Bᵀ𝒲K_:l + (K_Il; 0)
         U[:q] += Kil
         V = cho_solve(S.H, U)                                         # ℋ⁻¹v_l
-        Hll = dL[sl] + C * np.einsum("ij,ij->j", Kl, WK)
+        Hll = dL[sl] + cs * np.einsum("ij,ij->j", Kl, WK)
         schur = Hll - np.einsum("ij,ij->j", U, V)
         ok = schur > 1e-12 * np.maximum(Hll, 1e-300)
-        grad_l = Kil.T @ coef + C * (Kl.T @ S.r)
+        grad_l = Kil.T @ coef + cs * (Kl.T @ Cr)
         delta_l = np.where(ok, (grad_l - U.T @ S.step) / np.where(ok, schur, 1.0), 0.0)
         beta = -delta_l                                               # the new coefficient α̃_l
         F = f0[:, None] + (Kl - KI @ V[:q] - V[q][None, :]) * beta
         Va = V[:q]
         reg = (reg0 - beta * (Va.T @ Ka0) + 0.5 * beta ** 2 * np.einsum("ij,ij->j", Va, KII @ Va)
                + beta * (Kil.T @ a0) - beta ** 2 * np.einsum("ij,ij->j", Kil, Va) + 0.5 * dL[sl] * beta ** 2)
-        values[sl] = np.where(ok, reg + C * nll(-y[:, None] * F).sum(axis=0), np.inf)
+        values[sl] = np.where(ok, reg + _weighted_sum(C, nll(-y[:, None] * F)), np.inf)
         new[sl] = beta; V_all[:, sl] = V
     return values, theta0[:, None] - V_all * new, new
 
@@ -152,12 +160,12 @@ def removal_values(KI, KII, y, C, S:IRLS, coef, c)->tuple: # as `ivm_objective`;
     Theta = plus[:, None] - M[:, :q] * (plus[:q] / np.diag(M)[:q])   # column s: the Newton point on I without s
     Theta[np.arange(q), np.arange(q)] = 0.0
     F = KI @ Theta[:q] + Theta[q]
-    return 0.5 * np.einsum("ij,ij->j", Theta[:q], KII @ Theta[:q]) + C * nll(-y[:, None] * F).sum(axis=0), Theta
+    return 0.5 * np.einsum("ij,ij->j", Theta[:q], KII @ Theta[:q]) + _weighted_sum(C, nll(-y[:, None] * F)), Theta
 
 def ivm_path(columns,        # columns(idx) -> K[:, idx], (m, len(idx))
              diag,           # (m,) the diagonal of K
              y,              # (m,) labels ±1
-             C:float,        # loss weight
+             C,              # loss weight: a float, or (m,) per point (C times its sample and class weights)
              *,
              n_add=None,     # candidates drawn per step (None: all)
              eps:float=1e-3, # stop when the relative change of P over delta_k steps is below eps
@@ -175,7 +183,8 @@ def ivm_path(columns,        # columns(idx) -> K[:, idx], (m, len(idx))
     rng = np.random.default_rng(0) if rng is None else rng
     max_import = m if max_import is None else min(max_import, m)
     I, tabu, KI, KII = [], set(), np.zeros((m, 0)), np.zeros((0, 0))
-    coef, c = np.zeros(0), float(np.log((y > 0).sum() / (y < 0).sum()))   # the best constant model
+    Cv = np.broadcast_to(C, (m,))
+    coef, c = np.zeros(0), float(np.log(Cv[y > 0].sum() / Cv[y < 0].sum()))   # the best constant model
     value = ivm_objective(KI, KII, y, coef, c, C)
     hist, path = [value], [("start", -1, value)]
     status, steps, last, before = "converged", 0, None, None
@@ -243,19 +252,43 @@ def half_threshold(z,             # array-like: the points of the gradient step
     return out
 
 # %% ../nbs/05c_sparse_kernel_peers.ipynb #c-iter-code
-def lipschitz_bound(K:np.ndarray)->float: # (m, m) kernel matrix
-    "$L_g = (\\lVert K\\rVert_2^2 + m)/(4m)\\ge$ the Lipschitz constant of the gradient of the mean loss $P_0$ in $(\\tilde\\alpha, c)$."
-    from scipy.sparse.linalg import eigsh
+def lipschitz_bound(K:np.ndarray, # (m, m) kernel matrix
+                    sample_weight=None, # ϖ (m,) > 0: point i stands for ϖ_i copies (None: 1 each)
+                    loss_weight=None,   # u (m,) > 0: the weight of each point's loss (None: ϖ)
+                   )->float:
+    "$L_g = (\\lVert K\\rVert_2^2 + m)/(4m)\\ge$ the Lipschitz constant of the gradient of the mean loss $P_0$ in $(\\tilde\\alpha, c)$ (weighted: $(\\lVert U^{1/2}K\\varpi^{1/2}\\rVert_2^2 + \\sum_iu_i)/(4\\sum_i\\varpi_i)$, per copy)."
+    from scipy.sparse.linalg import LinearOperator, eigsh
     m = K.shape[0]
+    if sample_weight is not None or loss_weight is not None:
+        s = np.ones(m) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+        u = s if loss_weight is None else np.asarray(loss_weight, dtype=float)
+        rs = np.sqrt(s)
+        if u is s or np.array_equal(u, s):             # ‖ϖ^½Kϖ^½‖², the norm of the kernel of the repeated rows
+            A = rs[:, None] * K * rs[None, :]
+            norm2 = (float(abs(eigsh(A, k=1, which="LM", v0=np.ones(m), return_eigenvectors=False)[0])) if m > 2
+                     else float(np.abs(np.linalg.eigvalsh(A)).max())) ** 2
+        else:                                          # λ_max(ϖ^½KUKϖ^½)
+            op = LinearOperator((m, m), matvec=lambda v: rs * (K @ (u * (K @ (rs * np.ravel(v))))), dtype=float)
+            norm2 = (float(abs(eigsh(op, k=1, which="LM", v0=np.ones(m), return_eigenvectors=False)[0])) if m > 2
+                     else float(np.linalg.norm(np.sqrt(u)[:, None] * K * rs[None, :], 2)) ** 2)
+        return (norm2 + float(u.sum())) / (4 * float(s.sum()))
     norm = (float(abs(eigsh(K, k=1, which="LM", v0=np.ones(m), return_eigenvectors=False)[0])) if m > 2
             else float(np.abs(np.linalg.eigvalsh(K)).max()))
     return (norm ** 2 + m) / (4 * m)
 
 def k_sparse_level(z:np.ndarray, # the gradient step of the coefficients
-                   k:int)->float: # coefficients to keep
+                   k:int,         # coefficients to keep
+                   weights=None,  # ϖ (len(z),): coefficient j counts ϖ_j times (its copies); None: once
+                  )->float:
     "The level $2\\lambda\\mu_s$ of the operator under the k-sparse rule, $\\tfrac{\\sqrt{96}}9\\lvert\\tilde\\alpha^+\\rvert_{[k+1]}^{3/2}$ ($\\lvert\\tilde\\alpha^+\\rvert_{[k+1]}$: the $(k+1)$-th largest $\\lvert\\tilde\\alpha^+_j\\rvert$; 0 if $k\\ge$ len(z))."
-    if k >= z.size: return 0.0
-    t = float(-np.partition(-np.abs(z), k)[k])
+    if weights is None:
+        if k >= z.size: return 0.0
+        t = float(-np.partition(-np.abs(z), k)[k])
+    else:                                              # the (k+1)-th largest, counting coefficient j ϖ_j times
+        w = np.asarray(weights, dtype=float)
+        if k >= w.sum(): return 0.0
+        order = np.argsort(-np.abs(z), kind="stable")
+        t = float(np.abs(z)[order[np.searchsorted(np.cumsum(w[order]), k + 1)]])
     level = float(np.sqrt(96) / 9 * t ** 1.5)
     while _HALF_LEVEL * level ** (2 / 3) < t: level = float(np.nextafter(level, np.inf))   # rounding must not let |z|_[k+1] through
     return level
@@ -281,16 +314,31 @@ def l12_solve(K, y,               # (m, m) kernel matrix, (m,) labels ±1
               deadline=None,      # time.perf_counter() value at which to stop
               L=None,             # L_g, if known
               callback=None,      # callback(iteration, P_1/2)
+              sample_weight=None, # ϖ (m,) > 0: point i stands for ϖ_i copies (None: 1 each)
+              loss_weight=None,   # u (m,) > 0: the weight of each point's loss, ϖ_i times its class weight (None: ϖ)
              )->L12Result:
-    "The half-thresholding iteration of ℓ1/2-KLR, for a fixed λ or with the k-sparse rule."
+    "The half-thresholding iteration of ℓ1/2-KLR, for a fixed λ or with the k-sparse rule (weighted: the iteration of the repeated rows, one coefficient per copy)."
     m = len(y)
-    h0 = 0.99 / (lipschitz_bound(K) if L is None else L)
-    coef, c = np.zeros(m), float(np.log((y > 0).sum() / (y < 0).sum()))
-    def loss_grad(coef, c):
-        nz = np.flatnonzero(coef)
-        f = K[:, nz] @ coef[nz] + c
-        r = -y * expit(-y * f) / m
-        return float(np.mean(nll(-y * f))), K.T @ r, float(r.sum())
+    weighted = sample_weight is not None or loss_weight is not None
+    s = (np.ones(m) if sample_weight is None else np.asarray(sample_weight, dtype=float)) if weighted else None
+    u = (s if loss_weight is None else np.asarray(loss_weight, dtype=float)) if weighted else None
+    h0 = 0.99 / ((lipschitz_bound(K, s, u) if weighted else lipschitz_bound(K)) if L is None else L)
+    if not weighted:
+        coef, c = np.zeros(m), float(np.log((y > 0).sum() / (y < 0).sum()))
+        def loss_grad(coef, c):
+            nz = np.flatnonzero(coef)
+            f = K[:, nz] @ coef[nz] + c
+            r = -y * expit(-y * f) / m
+            return float(np.mean(nll(-y * f))), K.T @ r, float(r.sum())
+    else:                      # coef: the coefficient of each copy; f = K(ϖ∘coef) + c, P_0 = Σ u_i g(−y_if_i) / Σ ϖ_i
+        M = float(s.sum())
+        coef, c = np.zeros(m), float(np.log(u[y > 0].sum() / u[y < 0].sum()))
+        def loss_grad(coef, c):
+            nz = np.flatnonzero(coef)
+            f = K[:, nz] @ (s[nz] * coef[nz]) + c
+            r = -y * expit(-y * f) * u / M
+            return float(u @ nll(-y * f) / M), K.T @ r, float(r.sum())   # the gradient per copy
+    copies = np.r_[s, 1.0] if weighted else None
     lam_eff = 0.0 if k is not None else float(lam)
     ell, ga, gc = loss_grad(coef, c)
     hist, h, status, lam_mu, it = [ell], h0, "max_iter", 0.0, 0
@@ -299,18 +347,19 @@ def l12_solve(K, y,               # (m, m) kernel matrix, (m,) labels ±1
         if step == "adaptive": h *= 2.0
         while True:
             z = coef - h * ga; c_new = c - h * gc
-            lam_mu = k_sparse_level(z, k) if k is not None else 2.0 * lam_eff * h
+            lam_mu = k_sparse_level(z, k, s) if k is not None else 2.0 * lam_eff * h
             new = half_threshold(z, lam_mu)
             ell_new, ga_new, gc_new = loss_grad(new, c_new)
             d = np.r_[new - coef, c_new - c]
-            if step != "adaptive" or h <= h0 or ell_new <= ell + np.r_[ga, gc] @ d + d @ d / (2 * h): break
+            dw = d if copies is None else copies * d                 # inner products over the copies
+            if step != "adaptive" or h <= h0 or ell_new <= ell + np.r_[ga, gc] @ dw + d @ dw / (2 * h): break
             h = max(0.5 * h, h0)
         same = np.array_equal(new != 0, coef != 0)
         coef, c, ell, ga, gc = new, c_new, ell_new, ga_new, gc_new
-        hist.append(ell + lam_eff * np.sum(np.sqrt(np.abs(coef))))
+        hist.append(ell + lam_eff * (np.sum(np.sqrt(np.abs(coef))) if s is None else s @ np.sqrt(np.abs(coef))))
         if callback is not None: callback(it, hist[-1])
         if same and abs(hist[-2] - hist[-1]) <= tol * max(abs(hist[-1]), 1e-12): status = "converged"; break
-    return L12Result(coef, c, np.array(hist), it, status, lam_mu, h)
+    return L12Result(coef if s is None else s * coef, c, np.array(hist), it, status, lam_mu, h)
 
 # %% ../nbs/05c_sparse_kernel_peers.ipynb #c-base
 def kernel_diagonal(X, kernel="rbf", gamma=1.0, degree=3, coef0=1.0)->np.ndarray: # data (m, n), a string kernel
@@ -325,14 +374,15 @@ _KERNEL_BLAS_SMALL = 10_000 ** 2   # fits with m² <= this run BLAS on one threa
 def _one_blas_thread(fit):
     "Run `fit` with one BLAS thread when the kernel matrix is small, where threads only contend."
     @functools.wraps(fit)
-    def wrapper(self, X, y):
+    def wrapper(self, X, y, sample_weight=None):
         try: m = len(X)
         except TypeError: m = 0                  # sparse or odd input: validation reports it
-        if m * m > _KERNEL_BLAS_SMALL: return fit(self, X, y)
-        with threadpool_limits(limits=1, user_api="blas"): return fit(self, X, y)
+        if m * m > _KERNEL_BLAS_SMALL: return fit(self, X, y, sample_weight)
+        with threadpool_limits(limits=1, user_api="blas"): return fit(self, X, y, sample_weight)
     return wrapper
 
 _KERNEL_PARAMETERS = {
+    "class_weight": [dict, StrOptions({"balanced"}), None],
     "kernel": [StrOptions(set(KERNELS)), callable],
     "gamma": [StrOptions({"scale", "auto"}), Interval(Real, 0.0, None, closed="neither")],
     "degree": [Interval(Integral, 0, None, closed="left")],
@@ -344,17 +394,27 @@ _KERNEL_PARAMETERS = {
 class _KernelExpansion(ClassifierMixin, BaseEstimator):
     "Fitting and prediction shared by `IVM` and `L12KLR`: $f_s(x) = \\sum_{j\\ \\mathrm{kept}}\\tilde\\alpha_{sj}K(x_j, x) + c_s$, one-vs-rest."
 
-    def _prepare(self, X, y):
-        "The validated data, the labels, the one-vs-rest targets and the deadline; sets classes_ and gamma_."
+    def _prepare(self, X, y, sample_weight=None):
+        """The validated data, the labels, the one-vs-rest targets, the deadline, the sample weights ϖ and the loss
+        weights u (ϖ times the class weights; None, None without weights) and the points of positive weight; sets
+        classes_ and gamma_."""
         deadline = None if self.max_time is None else time.perf_counter() + self.max_time
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_idx = encode_labels(y)
+        sw = None
+        if sample_weight is not None:
+            sw = check_weights(_check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True,
+                                                    allow_all_zero_weights=True), X.shape[0])
+        u = _loss_weights(self.class_weight, self.classes_, y_idx, sw)
+        rows = np.arange(X.shape[0]) if u is None else np.flatnonzero(u > 0)   # weight 0: the point is not there
+        missing = np.setdiff1d(np.arange(len(self.classes_)), y_idx[rows])
+        if missing.size: raise ValueError(f"class {self.classes_[missing[0]]!r} has zero total weight: remove it from y")
         if not callable(self.kernel):
             check_feature_scales(X, estimator=type(self).__name__, feature_names=getattr(self, "feature_names_in_", None),
                                  magnitude=(0.0, np.inf), stacklevel=5,
                                  why="The kernel’s distances are dominated by the features on the largest scale")
-        self.gamma_ = kernel_gamma(self.gamma, X)
-        return X, y_idx, ovr_targets(y_idx, len(self.classes_)), deadline
+        self.gamma_ = kernel_gamma(self.gamma, X, sw)
+        return X, y_idx, ovr_targets(y_idx, len(self.classes_)), deadline, sw, u, rows
 
     def _kernel(self, A, B): return kernel_matrix(A, B, self.kernel, self.gamma_, self.degree, self.coef0)
 
@@ -418,6 +478,9 @@ class IVM(_KernelExpansion):
     ----------
     C : float, default=1.0
         Weight of the loss (the toolbox's $\\lambda$ is $2/(Cm)$).
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies $C$ for the training points of each class, as in `SVC` ("balanced": $m/(K m_y)$, with sample weights
+        their sums). The loss is the only sum over points, so a class weight acts as a sample weight does.
     kernel : {"linear", "rbf", "poly", "sigmoid"} or callable, default="rbf"
         The kernel (the toolbox's Gaussian kernel $e^{-\\lVert x - x'\\rVert^2/(2\\sigma^2)}$ is "rbf" with
         $\\gamma = 1/(2\\sigma^2)$).
@@ -493,10 +556,11 @@ class IVM(_KernelExpansion):
         "cache_size": [Interval(Real, 0.0, None, closed="neither")],
     }
 
-    def __init__(self, C=1.0, *, kernel="rbf", gamma="scale", degree=3, coef0=1.0, n_add=None, eps=1e-3, delta_k=1,
-                 max_import=None, backward=False, eps_back=1e-3, tol=1e-10, max_time=None, random_state=None,
-                 cache_size=200, verbose=0):
+    def __init__(self, C=1.0, *, class_weight=None, kernel="rbf", gamma="scale", degree=3, coef0=1.0, n_add=None,
+                 eps=1e-3, delta_k=1, max_import=None, backward=False, eps_back=1e-3, tol=1e-10, max_time=None,
+                 random_state=None, cache_size=200, verbose=0):
         self.C = C
+        self.class_weight = class_weight
         self.kernel = kernel
         self.gamma = gamma
         self.degree = degree
@@ -524,7 +588,7 @@ class IVM(_KernelExpansion):
 
     @_fit_context(prefer_skip_nested_validation=True)
     @_one_blas_thread
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Grow one import set per one-vs-rest problem (a single one for two classes), then polish its coefficients.
 
         Parameters
@@ -533,31 +597,37 @@ class IVM(_KernelExpansion):
             Training data.
         y : array-like of shape (m,)
             Class labels, at least two classes.
+        sample_weight : array-like of shape (m,) or None, default=None
+            Weights $\\varpi_i \\ge 0$ of the training points, multiplying their loss (the loss weight of point $i$ is $C\\varpi_i$ in every
+            Newton/IRLS step; `gamma="scale"` uses the weighted variance): an integer weight counts the point that many
+            times, a weight of 0 removes it.
 
         Returns
         -------
         self : object
             The fitted estimator.
         """
-        X, y_idx, Y, deadline = self._prepare(X, y)
+        X, y_idx, Y, deadline, _, u, rows = self._prepare(X, y, sample_weight)
         rng = check_random_state(self.random_state)
-        columns, diag = self._columns(X)
+        Xf = X if u is None else X[rows]                                # the points of positive weight
+        Cs = self.C if u is None else self.C * u[rows]                 # the loss weight of each point
+        columns, diag = self._columns(Xf)
         coefs, intercepts, runs = [], [], []
         for s in tqdm(range(len(Y)), desc="IVM", unit="surface", disable=not self.verbose):
             bar = tqdm(desc=f"imports, surface {s}", unit="point", leave=False) if self.verbose else None
             def progress(n, value):
                 bar.update(n - bar.n); bar.set_postfix(objective=f"{value:.4g}")
             try:
-                r = ivm_path(columns, diag, Y[s], self.C, n_add=self.n_add, eps=self.eps, delta_k=self.delta_k,
+                r = ivm_path(columns, diag, Y[s][rows], Cs, n_add=self.n_add, eps=self.eps, delta_k=self.delta_k,
                              max_import=self.max_import, backward=self.backward, eps_back=self.eps_back,
                              rng=np.random.default_rng(rng.randint(2 ** 31)), deadline=deadline, tol=self.tol,
                              callback=progress if bar is not None else None)
             finally:
                 if bar is not None: bar.close()
-            coef = np.zeros(X.shape[0]); coef[r.imports] = r.coef
+            coef = np.zeros(X.shape[0]); coef[rows[r.imports]] = r.coef
             coefs.append(coef); intercepts.append(r.c); runs.append(r)
         self._store(X, y_idx, coefs, intercepts)
-        self.imports_ = [np.asarray(r.imports, dtype=int) for r in runs]
+        self.imports_ = [rows[np.asarray(r.imports, dtype=int)] for r in runs]
         self.objective_ = np.array([r.objective for r in runs])
         self.objective_path_ = [np.array([v for _, _, v in r.path]) for r in runs]
         self.n_iter_ = np.array([r.n_steps for r in runs])
@@ -581,6 +651,9 @@ class L12KLR(_KernelExpansion):
         None uses the fixed `lam` instead.
     lam : float, default=1e-3
         λ of the penalty when `k` is None.
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies the loss of the training points of each class, as `SVC`'s multiplies $C$ ("balanced": $m/(K m_y)$,
+        with sample weights their sums).
     kernel, gamma, degree, coef0
         The kernel, as in `SparseKLR` (default RBF with `gamma="scale"`).
     step : {"adaptive", "lipschitz"}, default="adaptive"
@@ -620,10 +693,11 @@ class L12KLR(_KernelExpansion):
         "max_iter": [Interval(Integral, 1, None, closed="left")],
     }
 
-    def __init__(self, k=0.1, *, lam=1e-3, kernel="rbf", gamma="scale", degree=3, coef0=1.0, step="adaptive",
-                 tol=1e-6, max_iter=1000, max_time=None, verbose=0):
+    def __init__(self, k=0.1, *, lam=1e-3, class_weight=None, kernel="rbf", gamma="scale", degree=3, coef0=1.0,
+                 step="adaptive", tol=1e-6, max_iter=1000, max_time=None, verbose=0):
         self.k = k
         self.lam = lam
+        self.class_weight = class_weight
         self.kernel = kernel
         self.gamma = gamma
         self.degree = degree
@@ -636,7 +710,7 @@ class L12KLR(_KernelExpansion):
 
     @_fit_context(prefer_skip_nested_validation=True)
     @_one_blas_thread
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Run the half-thresholding iteration per one-vs-rest problem (a single one for two classes).
 
         Parameters
@@ -645,29 +719,39 @@ class L12KLR(_KernelExpansion):
             Training data.
         y : array-like of shape (m,)
             Class labels, at least two classes.
+        sample_weight : array-like of shape (m,) or None, default=None
+            Weights $\\varpi_i \\ge 0$ of the training points (point $i$ stands for $\\varpi_i$ copies: the mean loss
+            $\\sum_iu_ig(-y_if_i)/\\sum_i\\varpi_i$ with $u_i$ = $\\varpi_i$ times the class weight, the penalty on each copy's
+            coefficient, `k` counting copies, the iteration that of the repeated rows): an integer weight counts the point that many
+            times, a weight of 0 removes it.
 
         Returns
         -------
         self : object
             The fitted estimator.
         """
-        X, y_idx, Y, deadline = self._prepare(X, y)
-        m = X.shape[0]
-        K = self._kernel(X, X)
+        X, y_idx, Y, deadline, sw, u, rows = self._prepare(X, y, sample_weight)
+        Xf = X if u is None else X[rows]                                # the points of positive weight
+        s = None if u is None else (np.ones(rows.size) if sw is None else sw[rows])   # copies per point
+        uf = None if u is None else u[rows]
+        m = Xf.shape[0] if s is None else float(s.sum())
+        K = self._kernel(Xf, Xf)
         if not np.all(np.isfinite(K)): raise ValueError("the kernel returned NaN or inf")
         self.k_ = None if self.k is None else (int(self.k) if isinstance(self.k, Integral) else max(1, int(round(self.k * m))))
-        self.lipschitz_ = lipschitz_bound(K)
+        self.lipschitz_ = lipschitz_bound(K) if s is None else lipschitz_bound(K, s, uf)
         coefs, intercepts, runs = [], [], []
-        for s in tqdm(range(len(Y)), desc="L12KLR", unit="surface", disable=not self.verbose):
-            bar = tqdm(desc=f"iterations, surface {s}", total=self.max_iter, unit="it", leave=False) if self.verbose else None
+        for t in tqdm(range(len(Y)), desc="L12KLR", unit="surface", disable=not self.verbose):
+            bar = tqdm(desc=f"iterations, surface {t}", total=self.max_iter, unit="it", leave=False) if self.verbose else None
             def progress(it, value):
                 bar.update(it - bar.n); bar.set_postfix(objective=f"{value:.4g}")
             try:
-                r = l12_solve(K, Y[s], lam=self.lam, k=self.k_, step=self.step, tol=self.tol, max_iter=self.max_iter,
-                              deadline=deadline, L=self.lipschitz_, callback=progress if bar is not None else None)
+                r = l12_solve(K, Y[t][rows], lam=self.lam, k=self.k_, step=self.step, tol=self.tol, max_iter=self.max_iter,
+                              deadline=deadline, L=self.lipschitz_, callback=progress if bar is not None else None,
+                              sample_weight=s, loss_weight=uf)
             finally:
                 if bar is not None: bar.close()
-            coefs.append(r.coef); intercepts.append(r.c); runs.append(r)
+            coef = np.zeros(X.shape[0]); coef[rows] = r.coef
+            coefs.append(coef); intercepts.append(r.c); runs.append(r)
         self._store(X, y_idx, coefs, intercepts)
         self.objective_path_ = [r.history for r in runs]
         self.n_iter_ = np.array([r.n_iter for r in runs])

@@ -154,9 +154,20 @@ def decision_values(K_new:np.ndarray, # (n_new, m) kernel between new points and
 def paper_start(y:np.ndarray, # (m,) labels ±1, both classes present
                 C:float,       # loss weight
                 box_gap:float, # the box gap η: the box is [η, C − η]
+                sample_weight=None, # optional weights ϖ > 0 (m,): the start of the repeated rows, summed per point
                )->np.ndarray:  # feasible α⁰ for (22)
-    "The paper's initial point: $1/m_\\pm$ on each class, else $\\bar0$ on the larger class and $m_{big}\\bar0/m_{small}$ on the other."
+    "The paper's initial point: $1/m_\\pm$ on each class, else $\\bar0$ on the larger class and $m_{big}\\bar0/m_{small}$ on the other (weighted: $\\varpi_i$ times it, with the class sizes $\\sum\\varpi$)."
     pos = y > 0
+    if sample_weight is not None:                  # the box [ϖ_iη, ϖ_i(C − η)]: the same rule on the weighted class sizes
+        w = np.asarray(sample_weight, dtype=float)
+        m_pos, m_neg = float(w[pos].sum()), float(w[~pos].sum())
+        if m_pos == 0 or m_neg == 0: raise ValueError("y must contain both classes (with positive weight)")
+        lo, hi = box_gap, C - box_gap
+        if lo < 1.0 / max(m_pos, m_neg) and 1.0 / min(m_pos, m_neg) < hi: return w * np.where(pos, 1.0 / m_pos, 1.0 / m_neg)
+        big, small = (pos, ~pos) if m_pos >= m_neg else (~pos, pos)
+        value = w[big].sum() * lo / w[small].sum()
+        if not value <= hi: raise ValueError("no feasible start of the paper's form: (m_pos + m_neg) * box_gap / m_small > C")
+        return w * np.where(big, lo, value)
     m_pos, m_neg = int(pos.sum()), int((~pos).sum())
     if m_pos == 0 or m_neg == 0: raise ValueError("y must contain both classes")
     lo, hi = box_gap, C - box_gap
@@ -181,10 +192,13 @@ def lambda_all_upper(K, y, C, box_gap)->float: # kernel (m, m), labels, C, η
     return float(np.log(hi / box_gap) + 0.5 * hi * (Q1[y > 0].max() + Q1[y < 0].max()))
 
 # %% ../nbs/05_sklr.ipynb #670544f8
-def lambda_bound_from_rows(P, y, C, box_gap)->float: # Q⁺_i = Σ_j max(Q_ij, 0) (m,), labels ±1, C, η
-    "$\\lambda_{P1} = \\log\\frac{\\bar C}{\\eta} + \\frac{\\bar C}{2}(\\max_{I_s}Q^+_i + \\max_{I_b}Q^+_k)$ from the row sums $Q^+$."
+def lambda_bound_from_rows(P, y, C, box_gap, # Q⁺_i = Σ_j max(Q_ij, 0) (m,), labels ±1, C, η
+                           sample_weight=None, # optional weights ϖ > 0 (m,): then Q⁺_i = Σ_j ϖ_j max(Q_ij, 0)
+                          )->float:
+    "$\\lambda_{P1} = \\log\\frac{\\bar C}{\\eta} + \\frac{\\bar C}{2}(\\max_{I_s}Q^+_i + \\max_{I_b}Q^+_k)$ from the row sums $Q^+$ (weighted: $I_s$ the class of smaller $\\sum\\varpi$)."
     y = np.asarray(y, dtype=float)
-    small = (y > 0) if (y > 0).sum() <= (y < 0).sum() else (y < 0)
+    w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    small = (y > 0) if w[y > 0].sum() <= w[y < 0].sum() else (y < 0)
     hi = C - box_gap
     return float(np.log(hi / box_gap) + 0.5 * hi * (P[small].max() + P[~small].max()))
 

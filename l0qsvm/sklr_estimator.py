@@ -18,9 +18,11 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import polynomial_kernel, rbf_kernel, sigmoid_kernel
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 from tqdm.auto import tqdm
 
+from .features import check_weights
 from .multiclass import (encode_labels, ovr_decision, ovr_predict, ovr_targets, warn_if_not_converged,
                                check_feature_scales, check_kernel_range)
 from .sklr import lambda_bound_from_rows, paper_start
@@ -29,11 +31,17 @@ from .smo import KERNELS, KernelQ, klr_dual_solve
 # %% ../nbs/05a_sklr_estimator.ipynb #2c354d89
 def kernel_gamma(gamma, # "scale", "auto" or a positive number
                  X,     # training data (m, n)
+                 sample_weight=None, # optional weights ϖ (m,): Var X over the rows weighted by ϖ
                 )->float:
     "The kernel $\\gamma$: `'scale'` $1/(n\\,\\mathrm{Var}X)$ (1 if $X$ is constant), `'auto'` $1/n$, else `gamma`."
     if isinstance(gamma, str):
         if gamma == "auto": return 1.0 / X.shape[1]
-        with np.errstate(over="ignore"): v = X.var()
+        with np.errstate(over="ignore"):
+            if sample_weight is None: v = X.var()
+            else:                                  # the variance of the entries of the repeated rows
+                w = np.asarray(sample_weight, dtype=float) / np.sum(sample_weight)
+                mean = w @ X.mean(axis=1)
+                v = w @ ((X - mean) ** 2).mean(axis=1)
         if not np.isfinite(v):
             raise ValueError(f"gamma='scale' is 1/(n·Var X), and Var X overflowed float64: the features reach "
                              f"{np.abs(X).max():.3g}, whose squares summed over the data exceed its range. Standardise "
@@ -93,6 +101,12 @@ def _scaled_start(alpha, y, lo, hi, scale):
     if np.any(a < lo * (1 - 1e-12)) or np.any(a > hi * (1 + 1e-12)): return None
     return np.clip(a, lo, hi)
 
+def _loss_weights(class_weight, classes, y_idx, sample_weight):
+    "The weight of each point's loss, $\\varpi_i$ times the weight of its class (None when both are absent)."
+    if class_weight is None: return sample_weight
+    cw = compute_class_weight(class_weight, classes=classes, y=classes[y_idx], sample_weight=sample_weight)[y_idx]
+    return cw if sample_weight is None else cw * sample_weight
+
 class SparseKLR(ClassifierMixin, BaseEstimator):
     """Sparse kernel logistic regression (S-KLR, Consolo, Manno & Amaldi).
 
@@ -112,6 +126,11 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
     lam : float, default=0.0
         $\\lambda \\ge 0$ of the term $-\\lambda\\sum_i\\alpha_i$ ($\\lambda = 0$ is plain KLR). `l0qsvm.sklr.lambda_bound`
         gives the value beyond which a whole class is kept.
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies $C$ for the training points of each class, as in `SVC`: a dict maps class labels to weights,
+        "balanced" uses $m / (|\\mathcal Y|\\cdot m_y)$ (with sample weights: their sums), None gives every class
+        weight 1. One-vs-rest keeps the weight of each point's own class. The loss is the only sum over points, so in
+        the dual a class weight acts as a sample weight does: on the box and the entropy term.
     lam_scale : {"absolute", "bound"}, default="absolute"
         How `lam` is read: as $\\lambda$ itself, or as a fraction of the bound $\\lambda_{P1}$ of Proposition 1 on the
         training data at this $C$ and box (the largest over the one-vs-rest problems), the scale of `fit_path`'s default
@@ -177,7 +196,8 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
     n_support_ : ndarray of shape (K,)
         Number of kept points per class.
     fraction_dropped_ : float
-        Fraction of training points dropped from the model, $1 - n_{SV}/m$.
+        Fraction of training points dropped from the model, $1 - n_{SV}/m$ (with sample weights: the fraction of their
+        total weight).
     n_bound_kept_ : ndarray of shape (S,)
         Points at the lower bound $\\eta$ that the dropping rule keeps per surface (0 unless the box is too large for
         $C$: see `box`).
@@ -204,6 +224,7 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
     """
     _parameter_constraints: dict = {
         "C": [Interval(Real, 0.0, None, closed="neither")],
+        "class_weight": [dict, StrOptions({"balanced"}), None],
         "lam": [Interval(Real, 0.0, None, closed="left")],
         "lam_scale": [StrOptions({"absolute", "bound"})],
         "kernel": [StrOptions(set(KERNELS)), callable],
@@ -220,10 +241,11 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
     }
     _keep_all = False     # KLR keeps every point
 
-    def __init__(self, C=1.0, lam=0.0, *, lam_scale="absolute", kernel="rbf", gamma="scale", degree=3, coef0=1.0, box=None, tol=1e-3,
-                 max_iter=None, cache_size=200, verbose=0, max_time=None, warm_start=False):
+    def __init__(self, C=1.0, lam=0.0, *, class_weight=None, lam_scale="absolute", kernel="rbf", gamma="scale", degree=3,
+                 coef0=1.0, box=None, tol=1e-3, max_iter=None, cache_size=200, verbose=0, max_time=None, warm_start=False):
         self.C = C
         self.lam = lam
+        self.class_weight = class_weight
         self.lam_scale = lam_scale
         self.kernel = kernel
         self.gamma = gamma
@@ -239,12 +261,13 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
 
     def _lam(self): return self.lam_
 
-    def _resolve_lam(self, X, Y, gamma, box, K):
-        "λ: `lam`, or `lam` times λ_P1 (the largest over the one-vs-rest problems) when lam_scale='bound'."
+    def _resolve_lam(self, X, Y, gamma, box, K, u=None):
+        "λ: `lam`, or `lam` times λ_P1 (the largest over the one-vs-rest problems) when lam_scale='bound' (u: the loss weights)."
         if self.lam_scale == "absolute": return float(self.lam)
-        rows = [np.maximum(np.outer(ys, ys) * K, 0.0).sum(axis=1) if K is not None else
-                positive_row_sums(X, ys, self.kernel, gamma, self.degree, self.coef0) for ys in Y]
-        return float(self.lam) * max(lambda_bound_from_rows(P, ys, self.C, box) for P, ys in zip(rows, Y))
+        rows = [(np.maximum(np.outer(ys, ys) * K, 0.0).sum(axis=1) if u is None else np.maximum(np.outer(ys, ys) * K, 0.0) @ u)
+                if K is not None else positive_row_sums(X, ys, self.kernel, gamma, self.degree, self.coef0, sample_weight=u)
+                for ys in Y]
+        return float(self.lam) * max(lambda_bound_from_rows(P, ys, self.C, box, u) for P, ys in zip(rows, Y))
 
     def __getstate__(self):
         state = self.__dict__.copy(); state.pop("_warm", None)     # operators and caches are not part of the model
@@ -256,20 +279,21 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
         return KernelQ(X, y, kernel=self.kernel, gamma=self.gamma_, degree=self.degree, coef0=self.coef0,
                        cache_mb=float(self.cache_size))
 
-    def _solve(self, s, Q, y, start, deadline):
+    def _solve(self, s, Q, y, start, deadline, C=None, lo=None):
         "Solve surface s, with a tqdm bar over the SMO steps when verbose."
         bar = tqdm(desc=f"SMO surface {s}", unit="step", leave=False) if self.verbose else None
         def progress(n_iter, gap):
             bar.update(n_iter - bar.n); bar.set_postfix(violation=f"{gap:.2e}")
         try:
-            return klr_dual_solve(Q, y, self.C, self._lam(), box_gap=self.box_, alpha0=start, tol=self.tol,
+            return klr_dual_solve(Q, y, self.C if C is None else C, self._lam(), box_gap=self.box_ if lo is None else lo,
+                                  alpha0=start, tol=self.tol,
                                   max_iter=self.max_iter, callback=progress if bar is not None else None,
                                   deadline=deadline)
         finally:
             if bar is not None: bar.close()
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Fit one S-KLR model per one-vs-rest problem (a single one for two classes).
 
         Parameters
@@ -278,6 +302,11 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
             Training data.
         y : array-like of shape (m,)
             Class labels of any type, at least two classes.
+        sample_weight : array-like of shape (m,) or None, default=None
+            Weights $\\varpi_i \\ge 0$ of the training points, multiplying their logistic loss: an integer weight
+            counts the point that many times, a weight of 0 removes it. In the dual the box of point $i$ becomes
+            $[\\varpi_i\\eta, \\varpi_i(C - \\eta)]$ and its entropy term $C\\varpi_iH(\\alpha_i/(C\\varpi_i))$; the
+            kernel's `gamma="scale"`, the default box, the start and λ_P1 use the weighted quantities.
 
         Returns
         -------
@@ -287,54 +316,70 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
         deadline = None if self.max_time is None else time.perf_counter() + self.max_time
         X, y = validate_data(self, X, y, dtype=np.float64)
         classes, y_idx = encode_labels(y)
+        sw = None
+        if sample_weight is not None:
+            sw = check_weights(_check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True,
+                                                    allow_all_zero_weights=True), X.shape[0])
+        u = _loss_weights(self.class_weight, classes, y_idx, sw)        # None, or ϖ_i times the class weight of y_i
+        X_all, y_all, u_all, sw_all = X, y_idx, u, sw
+        rows = None if u is None or np.all(u > 0) else np.flatnonzero(u > 0)     # weight 0: the point is not there
+        if rows is not None:
+            X, y_idx, u, sw = X[rows], y_idx[rows], u[rows], (sw[rows] if sw is not None else None)
+            missing = np.setdiff1d(np.arange(len(classes)), y_idx)
+            if missing.size: raise ValueError(f"class {classes[missing[0]]!r} has zero total weight: remove it from y")
         if not callable(self.kernel):                  # a kernel of distances or inner products: scales matter
             check_feature_scales(X, estimator=type(self).__name__, feature_names=getattr(self, "feature_names_in_", None),
                                  magnitude=(0.0, np.inf), stacklevel=4,
                                  why="The kernel’s distances are dominated by the features on the largest scale")
-        gamma = kernel_gamma(self.gamma, X)
+        gamma = kernel_gamma(self.gamma, X, sw)
         if not callable(self.kernel):                  # the kernel's norms and values must not overflow float64
             check_kernel_range(X, self.kernel, gamma, self.degree, self.coef0, estimator=type(self).__name__)
         K = kernel_matrix(X, X, self.kernel) if callable(self.kernel) else None       # a callable: one dense matrix
         if K is not None and not np.all(np.isfinite(K)): raise ValueError("the kernel callable returned NaN or inf")
         kmax = float(np.abs(K).max()) if K is not None else kernel_bound(X, self.kernel, gamma, self.degree, self.coef0)
-        box = default_box_gap(self.C, X.shape[0], kmax, self.tol) if self.box is None else float(self.box)
+        m_eff = X.shape[0] if u is None else float(u.sum())          # the number of repeated rows
+        box = default_box_gap(self.C, m_eff, kmax, self.tol) if self.box is None else float(self.box)
         if not 2 * box < self.C: raise ValueError(f"box must be below C/2 = {self.C / 2:g}, got {box:g}")
         Y = ovr_targets(y_idx, len(classes))
         warm = getattr(self, "_warm", None) if self.warm_start else None
         same_data = (warm is not None and warm["X"].shape == X.shape and np.array_equal(warm["y_idx"], y_idx)
-                     and np.array_equal(warm["X"], X))
+                     and np.array_equal(warm["X"], X) and (warm["u"] is None) == (u is None)
+                     and (u is None or np.array_equal(warm["u"], u)))
         same_kernel = same_data and warm["kernel"] == (self.kernel, gamma, self.degree, self.coef0, self.cache_size)
         self.classes_, self.gamma_, self.box_, self.kernel_bound_ = classes, gamma, box, kmax
-        self.lam_ = self._resolve_lam(X, Y, gamma, box, K)
+        self.lam_ = self._resolve_lam(X, Y, gamma, box, K, u)
+        Cs, lo = (self.C, box) if u is None else (self.C * u, box * u)    # the box [ϖ_iη, ϖ_i(C − η)]
         results, operators = [], []
         for s in tqdm(range(len(Y)), desc=type(self).__name__, unit="surface", disable=not self.verbose):
             ys = Y[s]
             Q = warm["operators"][s] if same_kernel else self._operator(X, ys, K)
             start = None
             if same_data and warm["alpha"] is not None:
-                start = _scaled_start(warm["alpha"][s], ys, box, self.C - box, self.C / warm["C"])
-            if start is None: start = paper_start(ys, self.C, box)
-            results.append(self._solve(s, Q, ys, start, deadline))
+                start = _scaled_start(warm["alpha"][s], ys, lo, Cs - lo, self.C / warm["C"])
+            if start is None: start = paper_start(ys, self.C, box, u)
+            results.append(self._solve(s, Q, ys, start, deadline, Cs, lo))
             operators.append(Q)
         self.__dict__.pop("_warm", None)
         if self.warm_start:
-            self._warm = dict(X=X, y_idx=y_idx, C=float(self.C), operators=operators,
+            self._warm = dict(X=X, y_idx=y_idx, u=u, C=float(self.C), operators=operators,
                               kernel=(self.kernel, gamma, self.degree, self.coef0, self.cache_size),
                               alpha=[r.alpha for r in results])
-        self._store(X, y_idx, Y, results, K)
+        self._store(X, y_idx, Y, results, K, u)
+        if rows is not None: self._expand(rows, X_all, y_all)
+        if sw_all is not None: self.fraction_dropped_ = 1.0 - float(sw_all[self.support_].sum() / sw_all.sum())
         self._warn(results)
         self._warn_dropped()
         return self
 
-    def _store(self, X, y_idx, Y, results, K=None):
+    def _store(self, X, y_idx, Y, results, K=None, u=None):
         alpha = np.stack([r.alpha for r in results])
         intercept = np.array([r.bias for r in results])
-        kept, self.n_bound_kept_ = self._kept(X, Y, alpha, intercept, K)
+        kept, self.n_bound_kept_ = self._kept(X, Y, alpha, intercept, K, u)
         support = np.flatnonzero(kept.any(axis=0))
         self.alpha_ = alpha
         self.support_ = support
         self.support_vectors_ = X[support].copy()
-        self.dual_coef_ = np.where(kept, alpha * Y, 0.0)[:, support]
+        self.dual_coef_ = np.where(kept > 0, kept * alpha * Y, 0.0)[:, support]   # kept: 0/1, or the share kept
         self.intercept_ = intercept
         self.n_support_ = np.bincount(y_idx[support], minlength=len(self.classes_)).astype(np.int32)
         self.fraction_dropped_ = 1.0 - support.size / X.shape[0]
@@ -343,6 +388,13 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
         self.gap_ = np.array([r.gap for r in results])
         self.n_iter_ = np.array([r.n_iter for r in results])
         self.status_ = [r.status for r in results]
+
+    def _expand(self, rows, X, y_idx):
+        "Back to every training point after a fit on the points of positive weight `rows` (the others: α = 0, dropped)."
+        alpha = np.zeros((self.alpha_.shape[0], X.shape[0])); alpha[:, rows] = self.alpha_
+        self.alpha_, self.support_ = alpha, rows[self.support_]
+        self.n_support_ = np.bincount(y_idx[self.support_], minlength=len(self.classes_)).astype(np.int32)
+        self.fraction_dropped_ = 1.0 - self.support_.size / X.shape[0]
 
     def _warn(self, results):
         name = type(self).__name__
@@ -366,27 +418,34 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
             if n == 0: continue
             advice = ("the default box is at its floor 1e-16·C/tol here (the solver's precision): a smaller C lets them drop"
                       if self.box is None else "a smaller box (or the default) lets them drop")
-            warnings.warn(f"{type(self).__name__} kept {n} of the {int((self.alpha_[s] <= self.box_).sum())} training points "
+            warnings.warn(f"{type(self).__name__} kept {n} of the {self._n_at_bound[s]} training points "
                           f"at the lower bound alpha = box = {self.box_:.3g} of surface {s}: dropping them all could move "
                           f"the decision values by more than {_BOX_RTOL:g} of the margin beyond which points drop. "
                           f"The box gap is too large for C={self.C:g}; {advice}.", BoxGapWarning, stacklevel=3)
 
-    def _kept(self, X, Y, alpha, intercept, K):
-        "Kept points per surface (S, m) and how many of them sit at the lower bound (the dropping rule)."
+    def _kept(self, X, Y, alpha, intercept, K, u=None):
+        "Kept points per surface (S, m; with loss weights u: the share of each α kept) and how many sit at the lower bound."
         m = X.shape[0]
         if self._keep_all: return np.ones_like(alpha, dtype=bool), np.zeros(len(alpha), dtype=int)
-        kept = alpha > self.box_
+        kept = alpha > (self.box_ if u is None else self.box_ * u)   # at the lower bound ϖ_iη: dropped
+        self._n_at_bound = (~kept).sum(axis=1)
+        share = None if u is None else kept.astype(float)
         n_kept = np.zeros(len(alpha), dtype=int)
         margin = max(self._lam() + np.log((self.C - self.box_) / self.box_) - self.tol, 1.0)
         budget = int(_BOX_RTOL * margin / (self.box_ * max(self.kernel_bound_, np.finfo(float).tiny)))
         for s, ys in enumerate(Y):
             D = np.flatnonzero(~kept[s])
-            if D.size <= budget: continue
+            if (D.size if u is None else u[D].sum()) <= budget: continue   # weighted: point i counts as ϖ_i points
             KD = K[D] if K is not None else kernel_matrix(X[D], X, self.kernel, self.gamma_, self.degree, self.coef0)
             margins = ys[D] * (KD @ (alpha[s] * ys) + intercept[s])
-            keep = D[np.argsort(-margins, kind="stable")[budget:]]        # drop the points farthest beyond the margin
+            order = D[np.argsort(-margins, kind="stable")]                  # drop the points farthest beyond the margin
+            if u is None: keep = order[budget:]
+            else:                                   # point i counts as ϖ_i points: the one across the budget keeps a share
+                over = np.cumsum(u[order]) - budget
+                keep = order[over > 0]
+                share[s, keep] = 1.0; share[s, keep[0]] = min(1.0, over[over > 0][0] / u[keep[0]])
             kept[s, keep] = True; n_kept[s] = keep.size
-        return kept, n_kept
+        return (kept if u is None else share), n_kept
 
     def decision_function(self, X):
         """Decision values $f_s(x) = \\sum_{j\\ \\mathrm{kept}} \\alpha_jy_jK(x_j, x) + c_s$.
@@ -435,6 +494,8 @@ class KLR(SparseKLR):
     ----------
     C : float, default=1.0
         Weight $C > 0$ of the logistic loss.
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies $C$ for the training points of each class, as in `SVC` (see `SparseKLR`).
     kernel : {"linear", "rbf", "poly", "sigmoid"} or callable, default="rbf"
         The kernel; a callable `kernel(A, B)` returns the matrix $K(a_i, b_j)$.
     gamma : {"scale", "auto"} or float, default="scale"
@@ -475,7 +536,7 @@ class KLR(SparseKLR):
     alpha_ : ndarray of shape (S, m)
         The dual solution per surface; $S = 1$ for two classes, else $K$.
     support_ : ndarray of shape (m,)
-        All training indices (KLR keeps every point).
+        All training indices (KLR keeps every point; with sample weights, every point of positive weight).
     support_vectors_ : ndarray of shape (m, n)
         The training points.
     dual_coef_ : ndarray of shape (S, m)
@@ -500,9 +561,10 @@ class KLR(SparseKLR):
     _parameter_constraints: dict = {k: v for k, v in SparseKLR._parameter_constraints.items() if k not in ("lam", "lam_scale")}
     _keep_all = True
 
-    def __init__(self, C=1.0, *, kernel="rbf", gamma="scale", degree=3, coef0=1.0, box=None, tol=1e-3,
+    def __init__(self, C=1.0, *, class_weight=None, kernel="rbf", gamma="scale", degree=3, coef0=1.0, box=None, tol=1e-3,
                  max_iter=None, cache_size=200, verbose=0, max_time=None, warm_start=False):
         self.C = C
+        self.class_weight = class_weight
         self.kernel = kernel
         self.gamma = gamma
         self.degree = degree
@@ -516,51 +578,62 @@ class KLR(SparseKLR):
         self.warm_start = warm_start
 
     def _lam(self): return 0.0
-    def _resolve_lam(self, X, Y, gamma, box, K): return 0.0
+    def _resolve_lam(self, X, Y, gamma, box, K, u=None): return 0.0
 
 # %% ../nbs/05a_sklr_estimator.ipynb #572432ef
 def positive_row_sums(X, y,        # data (m, n), labels ±1
                       kernel="rbf", gamma=1.0, degree=3, coef0=1.0,
                       block:int=2048, # rows of the kernel matrix computed at a time
+                      sample_weight=None, # optional weights ϖ (m,): P_i = Σ_j ϖ_j max(y_i y_j K_ij, 0)
                      )->np.ndarray:   # P_i = Σ_j max(y_i y_j K_ij, 0)
     "$P_i = \\sum_j\\max(Q_{ij}, 0)$ of Proposition 1, computed in blocks of rows."
     P = np.empty(X.shape[0])
     for s in range(0, X.shape[0], block):
         Kb = kernel_matrix(X[s:s + block], X, kernel, gamma, degree, coef0)
-        P[s:s + block] = np.maximum(y[s:s + block, None] * y[None, :] * Kb, 0.0).sum(axis=1)
+        Pb = np.maximum(y[s:s + block, None] * y[None, :] * Kb, 0.0)
+        P[s:s + block] = Pb.sum(axis=1) if sample_weight is None else Pb @ sample_weight
     return P
 
-def estimator_box(estimator, X, C, gamma)->float: # a SparseKLR, data (m, n), C, the resolved kernel γ
+def estimator_box(estimator, X, C, gamma, # a SparseKLR, data (m, n), C, the resolved kernel γ
+                  m_eff=None,             # the number of points the default box counts (Σ of the loss weights; None: m)
+                 )->float:
     "The box gap η that `estimator` uses on `X` at this C: its `box`, or `default_box_gap`."
     if estimator.box is not None: return float(estimator.box)
     kmax = (float(np.abs(kernel_matrix(X, X, estimator.kernel)).max()) if callable(estimator.kernel)
             else kernel_bound(X, estimator.kernel, gamma, estimator.degree, estimator.coef0))
-    return default_box_gap(C, X.shape[0], kmax, estimator.tol)
+    return default_box_gap(C, X.shape[0] if m_eff is None else m_eff, kmax, estimator.tol)
 
-def default_lambdas(estimator, X, y, C=None, n:int=8, lo:float=1e-4, hi:float=1e-1)->np.ndarray:
-    "The default λ grid of `estimator` (its kernel, box and C unless given) on (X, y): 0, then `lo`..`hi` times $\\lambda_{P1}$ (max over the one-vs-rest problems)."
+def default_lambdas(estimator, X, y, C=None, n:int=8, lo:float=1e-4, hi:float=1e-1, sample_weight=None)->np.ndarray:
+    "The default λ grid of `estimator` (its kernel, box, class weights and C unless given) on (X, y): 0, then `lo`..`hi` times $\\lambda_{P1}$ (max over the one-vs-rest problems)."
     X = np.asarray(X, dtype=np.float64)
     C = estimator.C if C is None else C
-    g = kernel_gamma(estimator.gamma, X)
-    box = estimator_box(estimator, X, C, g)
     classes, y_idx = encode_labels(y)
-    bound = max(lambda_bound_from_rows(positive_row_sums(X, ys, estimator.kernel, g, estimator.degree, estimator.coef0),
-                                       ys, C, box) for ys in ovr_targets(y_idx, len(classes)))
+    sw = None if sample_weight is None else check_weights(sample_weight, X.shape[0])
+    u = _loss_weights(getattr(estimator, "class_weight", None), classes, y_idx, sw)
+    if u is not None:                                              # the points of positive weight, as `fit` sees them
+        keep = u > 0
+        X, y_idx, u, sw = X[keep], y_idx[keep], u[keep], (sw[keep] if sw is not None else None)
+    g = kernel_gamma(estimator.gamma, X, sw)
+    box = estimator_box(estimator, X, C, g, None if u is None else float(u.sum()))
+    bound = max(lambda_bound_from_rows(positive_row_sums(X, ys, estimator.kernel, g, estimator.degree, estimator.coef0,
+                                                         sample_weight=u), ys, C, box, u)
+                for ys in ovr_targets(y_idx, len(classes)))
     return np.r_[0.0, bound * np.geomspace(lo, hi, n - 1)]
 
 def fit_path(estimator,   # a SparseKLR (its C and lam are replaced along the path)
              X, y,        # training data
              lams=None,   # λ values, or None for `default_lambdas` at each C
              Cs=None,     # C values, or None for [estimator.C]
+             sample_weight=None, # optional weights ϖ (m,), passed to every fit and to the default grid
             )->list:      # [(C, λ, fitted copy of the estimator)], C ascending, then λ ascending
     "Fit `estimator` over a grid of C and λ with warm starts; each fitted copy is independent of the others."
     est = clone(estimator).set_params(warm_start=True)
     out = []
     for C in sorted([estimator.C] if Cs is None else Cs):
-        grid = default_lambdas(est, X, y, C) if lams is None else lams
+        grid = default_lambdas(est, X, y, C, sample_weight=sample_weight) if lams is None else lams
         if hasattr(est, "_warm"): est._warm["alpha"] = None        # a new C: the paper's start, the cached columns
         for lam in sorted(grid):
-            est.set_params(C=C, lam=float(lam)).fit(X, y)
+            est.set_params(C=C, lam=float(lam)).fit(X, y, sample_weight=sample_weight)
             fitted = copy.copy(est); fitted.__dict__.pop("_warm", None)
             fitted.set_params(warm_start=estimator.warm_start)
             out.append((float(C), float(lam), fitted))

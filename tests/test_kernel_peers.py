@@ -18,7 +18,18 @@ from l0qsvm.kernel_peers import (forward_values, half_threshold, irls_system, iv
 
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
-@parametrize_with_checks([IVM(), IVM(backward=True, n_add=5, random_state=0), L12KLR(), L12KLR(k=None, lam=1e-3)])
+def _expected_failures(estimator):
+    "Where a weighted fit cannot equal the repeated rows (05c_sparse_kernel_peers, Sample weights)."
+    if isinstance(estimator, IVM) and (estimator.backward or estimator.n_add is not None):
+        return {"check_sample_weight_equivalence_on_dense_data": "the candidate draws and the tabu list act on rows"}
+    if isinstance(estimator, L12KLR) and estimator.k is not None:
+        return {"check_sample_weight_equivalence_on_dense_data":
+                "the k-sparse rule splits the tied copies of a point by rounding; weighted, they tie exactly"}
+    return {}
+
+
+@parametrize_with_checks([IVM(), IVM(backward=True, n_add=5, random_state=0), L12KLR(), L12KLR(k=None, lam=1e-3)],
+                         expected_failed_checks=_expected_failures)
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 

@@ -17,7 +17,11 @@ from l0qsvm.sklr import dual_gradient, sigmoid, solve_sklr_primal, violation
 from l0qsvm.sklr_estimator import kernel_matrix
 
 
-@parametrize_with_checks([SparseKLR(), KLR(), SparseKLR(C=100.0, lam=10.0, kernel="linear")])
+# check_sample_weight_equivalence_on_dense_data compares predict_proba to 1e-7; at the default tol=1e-3 the weighted
+# and the repeated fits agree to the solver's tolerance only (tests/test_weights.py runs the check at tol=1e-10).
+@parametrize_with_checks([SparseKLR(), KLR(), SparseKLR(C=100.0, lam=10.0, kernel="linear")],
+                         expected_failed_checks=lambda e: {"check_sample_weight_equivalence_on_dense_data":
+                                                           "equal to the solver's tolerance, not to 1e-7"})
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 
