@@ -208,7 +208,8 @@ def penalty_decomposition(G, R, y, # G (d, d), features (m, d), labels ±1 (floa
                                     deadline=deadline)
         if F(zp, cp) <= F_u + 1e-12 * abs(F_u): z_out, c_out, mult = zp, cp, mp
     cb = best_intercept(R @ z_out, y, C, loss)                   # the exact intercept of z_out (when every multiplier
-    if F(z_out, cb) < F(z_out, c_out): c_out = cb                # is at a bound a solver's c is any point of an interval)
+    if F(z_out, cb) <= F(z_out, c_out) + 1e-12 * abs(F(z_out, c_out)): c_out = cb   # is at a bound a solver's c is any
+                                                                 # point of an interval: the midpoint, unless worse)
     F_out = F(z_out, c_out)                                      # a failed run may end worse than a constant classifier
     worse = F(z_feas, c_feas) < F_out - 1e-6 * abs(F_out)
     if worse: z_out, c_out = z_feas, c_feas

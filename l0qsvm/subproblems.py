@@ -242,14 +242,16 @@ def _hinge_intercept(t, y, w, order):
     pos_right = 0.0                                # slope just right of kink t_j: the C of the negatives with t <= t_j
     for q in range(t.size):                        # minus those of the positives with t > t_j
         if y[q] > 0: pos_right += w[q]
-    neg = 0.0
+    neg = 0.0; flat = 1e-12 * pos_right            # |slope| below round-off of the sums: flat (so that rounding of C
+    for q in range(t.size):                        # cannot move c from the midpoint to an end of the interval)
+        if y[q] < 0: flat += 1e-12 * w[q]
     for r in range(t.size):
         q = order[r]
         if y[q] < 0: neg += w[q]
         else: pos_right -= w[q]
         slope = neg - pos_right
-        if slope > 0: return t[q]                  # a unique minimiser at this kink
-        if slope == 0:                             # slope 0 up to the next kink: every c between is optimal (midpoint)
+        if slope > flat: return t[q]               # a unique minimiser at this kink
+        if slope >= -flat:                         # slope 0 up to the next kink: every c between is optimal (midpoint)
             return 0.5 * (t[q] + t[order[r + 1]]) if r + 1 < t.size else t[q]
     return t[order[t.size - 1]]
 
@@ -866,7 +868,7 @@ def signed_support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
         F = lambda zz, cc=r.c: 0.5 * zz @ GS @ zz + ls @ zz + float(np.sum(C * np.maximum(0.0, 1.0 - y * (RS @ zz + cc))))
         if not F(zS) <= r.UB + 1e-7 * max(1.0, abs(r.UB)): zS = r.w        # degenerate: keep the primal point
         cS = best_intercept(RS @ zS, y, C)                                   # the exact intercept of z_S
-        return zS, (cS if F(zS, cS) < F(zS) else r.c), r.alpha, r.status in ("converged", "stalled")
+        return zS, (cS if F(zS, cS) <= F(zS) + 1e-12 * abs(F(zS)) else r.c), r.alpha, r.status in ("converged", "stalled")
     FT, F = _inverse_factor(GS)
     V = FT(RS.T).T                                            # R_S F, so that Q = Y V V^T Y
     p = -1.0 - y * (V @ FT(ls))

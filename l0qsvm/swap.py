@@ -679,7 +679,7 @@ def swap_refined_fit(G, R, y, # G (d, d), features (m, d), labels ±1
     z, c, mult, ok = res.z, float(res.c), res.mult, bool(swap["passed"])
     F = lambda z, c: primal_objective(G, R, y, C, z, c, loss=loss)
     cb = best_intercept(R @ z, y, C, loss)                        # the exact intercept of z (see Algorithm 1's end)
-    if F(z, cb) < F(z, c): c = cb
+    if F(z, cb) <= F(z, c) + 1e-12 * abs(F(z, c)): c = cb       # (the midpoint of an interval of optimal c, unless worse)
     c_feas = best_intercept(np.zeros(R.shape[0]), y, C, loss)
     worse = not ok and F(np.zeros(d), c_feas) < F(z, c) - 1e-6 * abs(F(z, c))   # a stopped search may end above it
     if worse: z, c = np.zeros(d), c_feas

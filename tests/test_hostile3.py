@@ -134,3 +134,11 @@ def test_an_infinite_lambda_leaves_the_intercept_where_it_was(y):
         np.testing.assert_allclose(est.c_, ref.c_, atol=1e-7)
         np.testing.assert_allclose(est.b_, ref.b_, atol=1e-7)
         np.testing.assert_allclose(est.objective_, ref.objective_, rtol=1e-9)
+
+
+def test_flat_intercept_interval_is_not_moved_by_rounding_of_C():
+    "Loss weights 0.1 + 0.2 against 0.3: in exact arithmetic every c in [-1, 1] is optimal; the midpoint, not an end."
+    from l0qsvm.subproblems import best_intercept
+    y = np.array([1.0, -1.0, -1.0])
+    for w in ([0.3, 0.1, 0.2], [0.3, 0.2, 0.1], [0.9 / 3, 0.1, 0.2]):
+        assert best_intercept(np.zeros(3), y, np.array(w)) == pytest.approx(0.0, abs=1e-12)
