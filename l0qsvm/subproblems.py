@@ -635,6 +635,7 @@ def weighted_problem(X, # data (m, n)
 _EIGH_FLOPS = 9       # numpy.linalg.eigh of a d x d matrix with its eigenvectors: about 9 d^3 flops
 _GRAM_WORDS = 7       # peak memory of a QSVM fit: about 7 d^2 float64 (G, its scaled copy, U and eigh's workspace)
 _COST_MIN_D = 1000    # below this d the factorisation takes well under a second: no clock estimate
+_L1_CHOL_FLOPS = 0.5  # L1QSVM: its three Cholesky factorisations of G + diag, in eigh-equivalent flops per d^3 (measured)
 
 @functools.lru_cache(maxsize=1)
 def _eigh_rate()->float:
@@ -662,9 +663,11 @@ def _available_memory():
 
 def check_gram_cost(m:int, n:int, # samples and input features (d = n(n+3)/2 terms)
                     deadline=None, # time.perf_counter() value of the time budget (None: memory only)
-                    estimator:str="QSVM" # the name in the message
+                    estimator:str="QSVM", # the name in the message
+                    cubic:float=_EIGH_FLOPS, # the factorisation's flops per d^3, at eigh's speed (L1QSVM: _L1_CHOL_FLOPS)
+                    what:str="eigendecomposition" # its name in the message
                    ):
-    "Refuse (`ValueError`) a fit whose $d\times d$ eigendecomposition of $G$ needs more memory than is available, or more time than is left before `deadline`."
+    "Refuse (`ValueError`) a fit whose $d\times d$ factorisation of $G$ needs more memory than is available, or more time than is left before `deadline`."
     d = n * (n + 3) // 2
     advice = (f"n = {n} input features give d = n(n+3)/2 = {d} terms: use fewer features, or L0QSVM (whose swap search "
               "factors only the terms it screens)")
@@ -673,9 +676,9 @@ def check_gram_cost(m:int, n:int, # samples and input features (d = n(n+3)/2 ter
         raise ValueError(f"{estimator}: the {d} x {d} matrix G and its eigendecomposition need about {need / 2**30:.1f} GiB, "
                          f"more than the {max(avail, 0) / 2**30:.1f} GiB available. {advice}.")
     if deadline is None or d < _COST_MIN_D: return
-    est, left = (_EIGH_FLOPS * d**3 + 2.0 * m * d * d) / _eigh_rate(), deadline - time.perf_counter()
+    est, left = (cubic * d**3 + 2.0 * m * d * d) / _eigh_rate(), deadline - time.perf_counter()
     if est > left:
-        raise ValueError(f"{estimator}: the eigendecomposition of the {d} x {d} matrix G takes about {est:.0f} s here, more "
+        raise ValueError(f"{estimator}: the {what} of the {d} x {d} matrix G take{'s' * (not what.endswith('s'))} about {est:.0f} s here, more "
                          f"than the {max(left, 0):.3g} s left of max_time, and cannot be interrupted. {advice}; or raise max_time.")
 
 def fit_qsvm(X, # data (m, n), float64
@@ -998,6 +1001,7 @@ def fit_l1qsvm(X, # data (m, n), float64
     y = check_labels(y)
     if solver not in ("active-set", "cvxopt"): raise ValueError(f"solver must be 'active-set' or 'cvxopt', got {solver!r}")
     X, y, C, w = weighted_problem(X, y, C, sample_weight)
+    check_gram_cost(*np.shape(X), deadline, "L1QSVM", _L1_CHOL_FLOPS, "Cholesky factorisations")
     with blas_threads(*np.shape(X)):
         R, G = quadratic_features(X), gram_matrix(X, w)
         if solver == "cvxopt":

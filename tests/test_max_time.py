@@ -97,3 +97,27 @@ def test_qsvm_wide_data_with_max_time_returns_at_once():
     with pytest.raises(ValueError, match="5150 x 5150"):
         QSVM(max_time=2).fit(X, y)
     assert time.perf_counter() - t < 2.0
+
+
+def test_l1qsvm_refuses_factorisations_beyond_max_time(monkeypatch):
+    "L1QSVM factors G + diag (d x d) three times, uninterruptibly: beyond max_time it is refused up front, with the estimate."
+    from l0qsvm import L1QSVM, subproblems
+    monkeypatch.setattr(subproblems, "_eigh_rate", lambda: 1e4, raising=False)
+    monkeypatch.setattr(subproblems, "_COST_MIN_D", 0, raising=False)
+    X, y = _qsvm_data(60, 10)
+    with pytest.raises(ValueError, match=r"L1QSVM: the Cholesky factorisations of the 65 x 65 matrix G take"):
+        L1QSVM(max_time=5).fit(X, y)
+    L1QSVM().fit(X, y)                                                   # no max_time: no clock estimate
+
+
+def test_l1qsvm_wide_data_with_max_time_keeps_its_budget():
+    "n = 150 (d = 11,475), m = 200, max_time = 2: refused, or a fit within twice max_time plus a second."
+    from l0qsvm import L1QSVM
+    X, y = _qsvm_data(200, 150)
+    t = time.perf_counter()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore"); L1QSVM(max_time=2).fit(X, y)
+    except ValueError as e:
+        assert "11475 x 11475" in str(e)
+    assert time.perf_counter() - t < 2 * 2 + 1
