@@ -1,5 +1,6 @@
 from configparser import ConfigParser
-import setuptools, shlex
+import os, setuptools, shlex, subprocess, sys, tempfile
+from setuptools.command.build_py import build_py
 
 # Everything is read from settings.ini, which nbdev also reads: one place to change metadata.
 config = ConfigParser(delimiters=['='])
@@ -26,7 +27,28 @@ dev_requirements = shlex.split(cfg.get('dev_requirements', ''))
 min_python = cfg['min_python']
 lic = licenses.get(cfg['license'].lower(), (cfg['license'], None))
 
+
+
+class build_py_with_compiled_code(build_py):
+    """build_py, then numba's machine code of the solvers into the package (`l0qsvm/_compiled`), so that the first fit of
+    an install loads it instead of compiling (about 20 s here). Skipped for editable installs and with
+    L0QSVM_NO_PRECOMPILE=1; if it fails, the package is built without it and compiles on first use."""
+    def run(self):
+        super().run()
+        if getattr(self, "editable_mode", False) or os.environ.get("L0QSVM_NO_PRECOMPILE"): return
+        lib = os.path.abspath(self.build_lib)
+        with tempfile.TemporaryDirectory() as tmp:           # a fresh numba cache; run outside the source tree
+            env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+            env.update(PYTHONPATH=lib, NUMBA_CACHE_DIR=os.path.join(tmp, "cache"), MPLBACKEND="Agg")
+            code = f"from l0qsvm.estimators import ship_compiled; ship_compiled({os.path.join(lib, 'l0qsvm')!r})"
+            print("l0qsvm: compiling the solvers into the package (l0qsvm/_compiled) ...", flush=True)
+            res = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp, capture_output=True, text=True)
+            if res.returncode:
+                print("l0qsvm: the compiled code could not be built, so the first fit will compile it:\n"
+                      + res.stderr[-2000:], file=sys.stderr)
+
 setuptools.setup(
+    cmdclass={"build_py": build_py_with_compiled_code},
     name=cfg['lib_name'],
     license=lic[0],
     classifiers=[

@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['active_mask', 'format_equation', 'unique_term_names', 'roundoff_zeros', 'QuadraticSurfaceClassifier', 'QSVM',
-           'L1QSVM', 'L0QSVM', 'compile_all']
+           'L1QSVM', 'L0QSVM', 'compile_all', 'ship_compiled']
 
 # %% ../nbs/08_estimators.ipynb #1ec2777d
 import warnings
@@ -544,3 +544,17 @@ def compile_all()->bool: # True once the compiled code is in this process (and s
             est.fit(X_, y_)
     return True
 
+
+# %% ../nbs/08_estimators.ipynb #ship0002
+def ship_compiled(package_dir=None # the package folder to write `_compiled` into (None: this package's)
+                 )->int: # the number of cache files written
+    "`compile_all`, then numba's cache files of the package copied into `package_dir/_compiled`: what `setup.py` runs to build a wheel."
+    import shutil
+    from pathlib import Path
+    from l0qsvm.smo import package_cache_path
+    compile_all()
+    out = Path(package_dir or Path(__file__).parent) / "_compiled"
+    out.mkdir(exist_ok=True)
+    files = [f for f in Path(package_cache_path()).iterdir() if f.suffix in (".nbi", ".nbc")]
+    for f in files: shutil.copyfile(f, out / f.name)
+    return len(files)

@@ -93,7 +93,39 @@ def _make_writable(folder):
 
 
 def _numba_files(folder):
-    return sorted(p.name for p in Path(folder).rglob("*") if p.suffix in (".nbi", ".nbc"))
+    "numba cache files under `folder`, except the compiled code a built package carries (`l0qsvm/_compiled`)."
+    return sorted(p.name for p in Path(folder).rglob("*") if p.suffix in (".nbi", ".nbc") and p.parent.name != "_compiled")
+
+
+FIRST_FIT_COMPILES = """
+from numba.core import event
+compiled = []
+class Count(event.Listener):
+    def on_start(self, ev): pass
+    def on_end(self, ev):
+        f = ev.data["dispatcher"].py_func
+        if f.__module__.startswith("l0qsvm"): compiled.append(f.__qualname__)
+event.register("numba:compile", Count())
+import numpy as np
+from sklearn.datasets import load_breast_cancer
+from sklearn.preprocessing import StandardScaler
+from l0qsvm import L0QSVM, QSVM, SparseKLR
+X, y = load_breast_cancer(return_X_y=True); X = StandardScaler().fit_transform(X)
+L0QSVM(k=60, C=10.0).fit(X, y); QSVM(C=10.0).fit(X[:, :8], y); SparseKLR(C=10.0).fit(X, y)
+print(len(compiled), sorted(set(compiled)))
+"""
+
+
+def test_installed_package_carries_its_compiled_code(sandbox):
+    "`pip install .` compiles the solvers into the package: a fresh process with an empty cache compiles nothing."
+    python, site, env, run, pip, base = sandbox
+    pip(str(_copy_repo(base / "clone")))
+    shipped = sorted(p.name for p in (site / "l0qsvm" / "_compiled").iterdir())
+    assert any(n.startswith("smo._solve-") and n.endswith(".nbi") for n in shipped), shipped
+    res = run("-c", FIRST_FIT_COMPILES)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split()[0] == "0", f"compiled on first use: {res.stdout}"
+    assert _numba_files(Path(env["HOME"]) / ".cache" / "l0qsvm"), "the shipped code did not reach the user's cache"
 
 
 def test_regular_install_then_editable_install_imports(sandbox):
