@@ -38,8 +38,8 @@ class build_py_with_compiled_code(build_py):
         if getattr(self, "editable_mode", False) or os.environ.get("L0QSVM_NO_PRECOMPILE"): return
         lib = os.path.abspath(self.build_lib)
         with tempfile.TemporaryDirectory() as tmp:           # a fresh numba cache; run outside the source tree
-            env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-            env.update(PYTHONPATH=lib, NUMBA_CACHE_DIR=os.path.join(tmp, "cache"), MPLBACKEND="Agg")
+            path = os.pathsep.join([lib, *filter(None, [os.environ.get("PYTHONPATH")])])   # (pip's isolated build
+            env = dict(os.environ, PYTHONPATH=path, NUMBA_CACHE_DIR=os.path.join(tmp, "cache"), MPLBACKEND="Agg")  # env)
             code = f"from l0qsvm.estimators import ship_compiled; ship_compiled({os.path.join(lib, 'l0qsvm')!r})"
             print("l0qsvm: compiling the solvers into the package (l0qsvm/_compiled) ...", flush=True)
             res = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp, capture_output=True, text=True)

@@ -159,3 +159,18 @@ def test_read_only_install_fits(sandbox):
     assert res.returncode == 0, res.stderr
     assert Path(res.stdout.split()[-1]).is_relative_to(Path(env["TMPDIR"]))
     assert _numba_files(package) == []
+
+
+def test_build_compiles_when_the_dependencies_come_through_pythonpath(tmp_path):
+    "pip's isolated build finds its requirements through PYTHONPATH only: the compile step must keep it (it once did not)."
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    clone, out = _copy_repo(tmp_path / "clone"), tmp_path / "lib"
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "PYTHONPATH")}
+    env["PYTHONPATH"] = sysconfig.get_paths()["purelib"]            # the dependencies, as pip's build environment gives them
+    res = subprocess.run([str(python), "setup.py", "-q", "build_py", "--build-lib", str(out)], cwd=clone, env=env,
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    shipped = [p.name for p in (out / "l0qsvm" / "_compiled").glob("smo._solve-*.nbi")]
+    assert shipped, res.stdout + res.stderr
