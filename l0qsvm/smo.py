@@ -781,6 +781,7 @@ def _check_bracket(bracket):
 
 _BLOCK = 1 << 22     # entries of Q computed between two looks at the clock while the gradient is built column by column
 _GRACE = 1.0         # seconds the final gradient refresh may take once the deadline has passed
+_CHUNK_SECONDS = 0.05 # with a deadline: steps between two looks at the clock grow while a chunk takes less than this
 
 def _run(src, p, y, lo, hi, alpha, Cent, entropy, shrinking, tol, max_iter, callback, tau, deadline=None, every=1000,
          bracket=_NO_BRACKET):
@@ -816,9 +817,12 @@ def _run(src, p, y, lo, hi, alpha, Cent, entropy, shrinking, tol, max_iter, call
     if not refresh(first=True, until=deadline):      # out of time before the first gradient: the start, unsolved
         return alpha.copy(), np.full(m, np.nan), original(S.E), 0, np.inf, "deadline"
     chunk = max_iter if callback is None and deadline is None else every
+    if deadline is not None: chunk = min(chunk, 16)  # a chunk may cost O(m q) per step: it doubles while it stays short
     n_iter, fresh, n_refresh, late, decided = 0, True, 0, False, False
     while True:
+        t0 = time.perf_counter()
         steps, gap, done, decided = _solve(S, Q, entropy, shrinking, tol, tau, min(chunk, max_iter - n_iter), bracket)
+        if deadline is not None and chunk < every and time.perf_counter() - t0 < _CHUNK_SECONDS: chunk = min(every, 2 * chunk)
         n_iter += steps
         fresh = fresh and steps == 0
         if decided: break

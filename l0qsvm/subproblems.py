@@ -483,10 +483,11 @@ def solve_hinge_ip(RS, # (m, q) features of the q free terms
     best = (x.copy(), np.zeros(m), np.array([np.inf, -np.inf, 0.0]))   # UB, LB, steps without progress
     RT = np.ascontiguousarray(RS.T)
     n_done, code = 0, 3
-    chunk = max_iter if deadline is None else 5
+    chunk = max_iter if deadline is None else 1       # with a deadline: one step, then more while a chunk stays short
     while n_done <= max_iter:
-        n = min(chunk, max_iter - n_done)
+        n, t0 = min(chunk, max_iter - n_done), time.perf_counter()
         code, n = _hinge_ip_steps(RS, RT, y, Cv, M, Ud, Un, lin, state, best, tol, n, stop_below, stop_above)
+        if deadline is not None and time.perf_counter() - t0 < 0.05: chunk = min(5, 2 * chunk)   # (an O(m d^2) step each)
         n_done += n
         if code != 3 or n_done >= max_iter: break
         if deadline is not None and time.perf_counter() >= deadline: break
