@@ -70,15 +70,20 @@ def _qsvm_data(m, n, seed=3):
     return X, y
 
 
-def test_qsvm_refuses_a_factorisation_beyond_max_time(monkeypatch):
-    "A machine of 1 Gflop/s (patched) cannot factor G (d = 65) in 5 s: refused up front, with the estimate and a way out."
-    from l0qsvm import QSVM, subproblems
-    monkeypatch.setattr(subproblems, "_eigh_rate", lambda: 1e5, raising=False)
+@pytest.mark.parametrize("name, rate, message", [
+    ("QSVM", 1e5, r"QSVM: the eigendecomposition of the 65 x 65 matrix G takes about \d+ s.*max_time.*L0QSVM"),
+    ("L1QSVM", 1e4, r"L1QSVM: the Cholesky factorisations of the 65 x 65 matrix G take about \d+ s.*max_time.*L0QSVM"),
+])
+def test_a_factorisation_beyond_max_time_is_refused(monkeypatch, name, rate, message):
+    "A machine of `rate` flop/s (patched) cannot factor G (d = 65) in 5 s: refused up front, with the estimate and a way out."
+    import l0qsvm
+    from l0qsvm import subproblems
+    monkeypatch.setattr(subproblems, "_eigh_rate", lambda: rate, raising=False)
     monkeypatch.setattr(subproblems, "_COST_MIN_D", 0, raising=False)
     X, y = _qsvm_data(60, 10)
-    with pytest.raises(ValueError, match=r"65 x 65 matrix G takes about \d+ s.*max_time.*L0QSVM"):
-        QSVM(max_time=5).fit(X, y)
-    QSVM().fit(X, y)                                                     # no max_time: no clock estimate
+    with pytest.raises(ValueError, match=message):
+        getattr(l0qsvm, name)(max_time=5).fit(X, y)
+    getattr(l0qsvm, name)().fit(X, y)                                    # no max_time: no clock estimate
 
 
 def test_qsvm_refuses_a_factorisation_beyond_memory(monkeypatch):
@@ -100,17 +105,6 @@ def test_qsvm_wide_data_with_max_time_returns_at_once():
         mp.setattr(subproblems.np.linalg, "eigh", no_eigh)
         with pytest.raises(ValueError, match="5150 x 5150"):             # refused up front: G is never factored
             QSVM(max_time=2).fit(X, y)
-
-
-def test_l1qsvm_refuses_factorisations_beyond_max_time(monkeypatch):
-    "L1QSVM factors G + diag (d x d) three times, uninterruptibly: beyond max_time it is refused up front, with the estimate."
-    from l0qsvm import L1QSVM, subproblems
-    monkeypatch.setattr(subproblems, "_eigh_rate", lambda: 1e4, raising=False)
-    monkeypatch.setattr(subproblems, "_COST_MIN_D", 0, raising=False)
-    X, y = _qsvm_data(60, 10)
-    with pytest.raises(ValueError, match=r"L1QSVM: the Cholesky factorisations of the 65 x 65 matrix G take"):
-        L1QSVM(max_time=5).fit(X, y)
-    L1QSVM().fit(X, y)                                                   # no max_time: no clock estimate
 
 
 def test_l1qsvm_wide_data_with_max_time_keeps_its_budget():
