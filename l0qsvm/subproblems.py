@@ -53,9 +53,13 @@ def primal_objective(G, R, y, # G (d, d), features R (m, d), labels (m,)
                      lam:float=0.0 # optional l1 weight on hvec(W)
                     )->float: # F(z, c)
     "The primal objective $F(z, c)$ shared by every model in this package."
-    t = 1.0 - y * (R @ z + c)
+    nz = np.flatnonzero(z)
+    if 4 * nz.size < z.size:                             # a sparse z (the l0 models): O(m k + k^2), not O(m d + d^2)
+        zn = z[nz]; f, quad = R[:, nz] @ zn, zn @ G[np.ix_(nz, nz)] @ zn
+    else: f, quad = R @ z, z @ G @ z
+    t = 1.0 - y * (f + c)
     H = np.maximum(t, 0.0) if loss == "hinge" else t**2
-    F = 0.5 * z @ G @ z + np.sum(C * H)
+    F = 0.5 * quad + np.sum(C * H)
     if rho: F += 0.5 * rho * np.sum((z - (0.0 if u is None else u))**2)
     if lam: F += lam * np.abs(z[:-n_features_from_params(z.size)]).sum()
     return float(F)
