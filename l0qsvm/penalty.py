@@ -11,7 +11,7 @@ import time
 import numpy as np
 from .features import quadratic_features, gram_matrix
 from .smo import check_labels
-from .subproblems import (QuadraticFit, primal_objective, spectral_gram, hinge_dual_matrix, solve_hinge,
+from .subproblems import (QuadraticFit, primal_objective, exact_intercept, spectral_gram, hinge_dual_matrix, solve_hinge,
                                 choose_route, squared_system, solve_squared_subproblem, best_intercept, solve_hinge_ip,
                                 ip_accepted, blas_threads, solver_route)
 
@@ -207,9 +207,7 @@ def penalty_decomposition(G, R, y, # G (d, d), features (m, d), labels ±1 (floa
         zp, cp, mp = restricted_fit(G, R, y, C, J, loss, alpha0=zstep.warm, tol=min(tol, 1e-6), route=route,
                                     deadline=deadline)
         if F(zp, cp) <= F_u + 1e-12 * abs(F_u): z_out, c_out, mult = zp, cp, mp
-    cb = best_intercept(R @ z_out, y, C, loss)                   # the exact intercept of z_out (when every multiplier
-    if F(z_out, cb) <= F(z_out, c_out) + 1e-12 * abs(F(z_out, c_out)): c_out = cb   # is at a bound a solver's c is any
-                                                                 # point of an interval: the midpoint, unless worse)
+    c_out = exact_intercept(G, R, y, C, z_out, c_out, loss)     # (a solver's c may be any point of an interval)
     F_out = F(z_out, c_out)                                      # a failed run may end worse than a constant classifier
     worse = F(z_feas, c_feas) < F_out - 1e-6 * abs(F_out)
     if worse: z_out, c_out = z_feas, c_feas

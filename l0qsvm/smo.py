@@ -70,7 +70,7 @@ class _PackageCacheLocator(_nb_caching._SourceFileBackedLocatorMixin, _nb_cachin
     "numba's cache locator for the modules of this package only: they cache in `numba_cache_dir()`; other code keeps numba's own rules."
     def __init__(self, py_func, py_file):
         self._py_file, self._lineno = py_file, py_func.__code__.co_firstlineno
-        self._cache_path = os.path.join(_CACHE_DIR, self.get_suitable_cache_subpath(py_file))   # numba's layout below CACHE_DIR
+        self._cache_path = package_cache_path()             # (defined below, before the first function is decorated)
     def get_cache_path(self): return self._cache_path
     @classmethod
     def from_function(cls, py_func, py_file):

@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['QuadraticFit', 'primal_objective', 'qsvm_primal_cvxopt', 'cached_eigh', 'sparse_Ut', 'SpectralGram', 'spectral_gram',
            'shifted_inverse', 'hinge_dual_linear', 'hinge_dual_matrix', 'recover_hinge', 'solve_hinge_subproblem',
-           'best_intercept', 'HingeIP', 'pinv_factor', 'solve_hinge_ip', 'HingeSolve', 'ip_accepted',
+           'best_intercept', 'exact_intercept', 'HingeIP', 'pinv_factor', 'solve_hinge_ip', 'HingeSolve', 'ip_accepted',
            'solve_hinge_primal', 'blas_threads', 'solver_route', 'smo_budget', 'choose_route', 'solve_hinge',
            'weighted_problem', 'check_gram_cost', 'fit_qsvm', 'SquaredSystem', 'squared_moments', 'squared_system',
            'solve_squared_subproblem', 'fit_lsqsvm', 'l1_optimality_residual', 'polish_l1_support',
@@ -22,7 +22,7 @@ import numpy as np
 from cvxopt import solvers
 
 from .features import quadratic_features, gram_matrix, n_features_from_params, check_weights
-from .smo import smo_solve, check_labels, LowRankQ
+from .smo import smo_solve, check_labels, LowRankQ, _CHUNK_SECONDS
 
 # %% ../nbs/04_subproblems.ipynb #728d4f81
 from numba import njit
@@ -239,6 +239,15 @@ def best_intercept(f, # decision values without intercept, R z, (m,)
     if loss == "squared": return float(np.sum(w * (y - f)) / np.sum(w))
     t = y - f
     return float(_hinge_intercept(t, y, np.array(w), np.argsort(t, kind="stable")))   # (a writable copy: one signature)
+
+def exact_intercept(G, R, y, C, # G (d, d), features (m, d), labels ±1, loss weights
+                    z, c, # a fitted surface and its solver's intercept
+                    loss:str="hinge" # "hinge" or "squared"
+                   )->float: # `best_intercept` of z, unless it is worse than c beyond round-off
+    "The intercept a fit of $z$ ends with: where every multiplier sits at a bound a solver's $c$ is any point of an interval of optimal intercepts, and `best_intercept` gives its midpoint."
+    cb = best_intercept(R @ z, y, C, loss)
+    F = lambda c_: primal_objective(G, R, y, C, z, c_, loss=loss)
+    return cb if F(cb) <= F(c) + 1e-12 * abs(F(c)) else float(c)
 
 @njit(cache=True)
 def _hinge_intercept(t, y, w, order):
@@ -491,7 +500,7 @@ def solve_hinge_ip(RS, # (m, q) features of the q free terms
     while n_done <= max_iter:
         n, t0 = min(chunk, max_iter - n_done), time.perf_counter()
         code, n = _hinge_ip_steps(RS, RT, y, Cv, M, Ud, Un, lin, state, best, tol, n, stop_below, stop_above)
-        if deadline is not None and time.perf_counter() - t0 < 0.05: chunk = min(5, 2 * chunk)   # (an O(m d^2) step each)
+        if deadline is not None and time.perf_counter() - t0 < _CHUNK_SECONDS: chunk = min(5, 2 * chunk)   # (O(m d^2) a step)
         n_done += n
         if code != 3 or n_done >= max_iter: break
         if deadline is not None and time.perf_counter() >= deadline: break

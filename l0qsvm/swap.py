@@ -19,7 +19,7 @@ from numba import njit
 from .features import quadratic_features, gram_matrix
 from .penalty import _check_arguments, lu_zhang_certificate, penalty_decomposition
 from .smo import _BRACKET_EVERY, TAU, LowRankQ, _new_state, _solve, check_labels
-from .subproblems import (_EIG_RCOND, _chol_solve, best_intercept, primal_objective, smo_budget, solve_hinge_ip,
+from .subproblems import (_EIG_RCOND, _chol_solve, best_intercept, exact_intercept, primal_objective, smo_budget, solve_hinge_ip,
                                 squared_moments,
                                 solver_route, QuadraticFit, _FEW_TERMS, blas_threads, weighted_problem)
 
@@ -678,8 +678,7 @@ def swap_refined_fit(G, R, y, # G (d, d), features (m, d), labels ±1
     swap = res.certificate
     z, c, mult, ok = res.z, float(res.c), res.mult, bool(swap["passed"])
     F = lambda z, c: primal_objective(G, R, y, C, z, c, loss=loss)
-    cb = best_intercept(R @ z, y, C, loss)                        # the exact intercept of z (see Algorithm 1's end)
-    if F(z, cb) <= F(z, c) + 1e-12 * abs(F(z, c)): c = cb       # (the midpoint of an interval of optimal c, unless worse)
+    c = exact_intercept(G, R, y, C, z, c, loss)                   # (see Algorithm 1's end)
     c_feas = best_intercept(np.zeros(R.shape[0]), y, C, loss)
     worse = not ok and F(np.zeros(d), c_feas) < F(z, c) - 1e-6 * abs(F(z, c))   # a stopped search may end above it
     if worse: z, c = np.zeros(d), c_feas
