@@ -1,7 +1,7 @@
 """Benchmark: the package's BLAS-thread rule (one thread for small fits) against the BLAS library's default threads,
 and the breast-cancer fit under CPU contention.
 
-Every fit runs inside `l0qsvm.subproblems.blas_threads(m, n)`: one BLAS thread while m * d <= _BLAS_SMALL (1e8), the
+Every fit runs inside `l0qsvm.hinge_solvers.blas_threads(m, n)`: one BLAS thread while m * d <= _BLAS_SMALL (1e8), the
 library's own setting above. The fits here are small (d x d and m x d products), so the rule gives them one thread;
 extra threads add overhead and, on a busy machine, contend for the cores. Problem: L0QSVM(k=4, C=10) on standardised
 breast cancer and wine, plus QSVM(C=10) and L0QSVM(k=60, C=10) on breast cancer, fitted with the rule and with `_BLAS_SMALL = 0` (the library's
@@ -33,7 +33,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 from threadpoolctl import threadpool_info
 
-import l0qsvm.subproblems
+import l0qsvm.hinge_solvers
 from l0qsvm import L0QSVM, QSVM, load_dataset
 
 BUSY = "import os; os.sched_setaffinity(0, {%d})\nwhile True: pass"
@@ -73,18 +73,18 @@ def contention(pairs:int, C:float=10.0, ks=(5, 60)):
     X, t = load_breast_cancer(return_X_y=True)
     Xa, _, ya, _ = train_test_split(X, t, test_size=0.3, random_state=0, stratify=t)
     Xa = StandardScaler().fit_transform(Xa)
-    small, worst = l0qsvm.subproblems._BLAS_SMALL, 0.0
+    small, worst = l0qsvm.hinge_solvers._BLAS_SMALL, 0.0
     print(f"contention: a busy process pinned to core {min(os.sched_getaffinity(0))} of {os.cpu_count()}, "
           f"paused/resumed between alternating fits, medians of {pairs} pairs; load average {os.getloadavg()[0]:.1f}")
     for k in ks:
         row = []
         for name, value in [("package rule (one BLAS thread)", small), ("BLAS default threads", 0)]:
-            l0qsvm.subproblems._BLAS_SMALL = value
+            l0qsvm.hinge_solvers._BLAS_SMALL = value
             try:
                 L0QSVM(k, C=C).fit(Xa, ya)
                 q, b, cq, cb = paired_contention(lambda: L0QSVM(k, C=C).fit(Xa, ya), pairs)
             finally:
-                l0qsvm.subproblems._BLAS_SMALL = small
+                l0qsvm.hinge_solvers._BLAS_SMALL = small
             if value == small: worst = max(worst, b / q)
             row.append(f"{name}: quiet {q*1e3:.0f} ms, busy {b*1e3:.0f} ms (x{b/q:.2f}; CPU time {cq*1e3:.0f} / "
                        f"{cb*1e3:.0f} ms)")
@@ -100,16 +100,16 @@ def main():
     args = ap.parse_args()
     run = fits()
     default = max([i.get("num_threads", 1) for i in threadpool_info() if i.get("user_api") == "blas"], default=1)
-    small = l0qsvm.subproblems._BLAS_SMALL
+    small = l0qsvm.hinge_solvers._BLAS_SMALL
     run()                                                     # warm-up
     t_one, t_default = [], []
     for _ in range(REPEATS):
         t0 = time.perf_counter(); run(); t_one.append(time.perf_counter() - t0)
-        l0qsvm.subproblems._BLAS_SMALL = 0                     # every fit "large": the library's default threads
+        l0qsvm.hinge_solvers._BLAS_SMALL = 0                     # every fit "large": the library's default threads
         try:
             t0 = time.perf_counter(); run(); t_default.append(time.perf_counter() - t0)
         finally:
-            l0qsvm.subproblems._BLAS_SMALL = small
+            l0qsvm.hinge_solvers._BLAS_SMALL = small
     one, many = float(np.median(t_one)), float(np.median(t_default))
     print(f"BLAS threads by default: {default}")
     print(f"the package's rule (one thread here): {one:6.2f} s   default threads: {many:6.2f} s   (medians of {REPEATS})")

@@ -104,7 +104,7 @@ def main():
 def overheads(args):
     from sklearn.utils.validation import validate_data
     from l0qsvm.features import gram_matrix, quadratic_features
-    from l0qsvm.subproblems import blas_threads, solve_hinge_ip
+    from l0qsvm.hinge_solvers import blas_threads, solve_hinge_ip
     from l0qsvm.swap import screen_terms
     name, X, y = list(datasets())[1]
     Xa, _, ya, _ = train_test_split(X, y, test_size=0.3, random_state=0, stratify=y)

@@ -19,7 +19,7 @@ from sklearn.preprocessing import StandardScaler
 
 from l0qsvm import L1QSVM, load_dataset
 from l0qsvm.features import n_features_from_params
-from l0qsvm.subproblems import fit_l1qsvm
+from l0qsvm.qsvm import fit_l1qsvm
 
 TARGET = 20
 

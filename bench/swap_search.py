@@ -25,7 +25,7 @@ from sklearn.preprocessing import StandardScaler
 
 from l0qsvm import load_dataset
 from l0qsvm.features import gram_matrix, quadratic_features
-from l0qsvm.subproblems import blas_threads
+from l0qsvm.hinge_solvers import blas_threads
 from l0qsvm.swap import screen_terms, support_fit, swap_refine
 
 TARGET = 1.0

@@ -6,7 +6,8 @@ from .datasets import load_dataset, list_datasets, fetch_dataset
 from .smo import smo_solve, klr_dual_solve, SMOResult, LowRankQ, KernelQ, max_violation, dual_bias
 from .estimators import QSVM, L1QSVM, L0QSVM
 from .cv import L0QSVMCV, L1QSVMCV, plot_cv_path
-from .subproblems import QuadraticFit, fit_qsvm, fit_l1qsvm, fit_lsqsvm, qsvm_primal_cvxopt
+from .subproblems import QuadraticFit, qsvm_primal_cvxopt
+from .qsvm import fit_qsvm, fit_l1qsvm, fit_lsqsvm
 from .penalty import penalty_decomposition, lu_zhang_certificate
 from .swap import swap_refine, fit_l0qsvm
 from .plotting import plot_decision_surface, plot_coefficients, plot_history, plot_accuracy_vs_k

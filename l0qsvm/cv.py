@@ -27,7 +27,9 @@ from .estimators import L0QSVM, L1QSVM, compile_all, roundoff_zeros
 from .features import check_weights, quadratic_features, gram_matrix
 from .multiclass import (encode_labels, ovr_targets, ovr_decision, ovr_predict, check_label_types, check_feature_scales,
                                check_quadratic_range)
-from .subproblems import QuadraticFit, primal_objective, best_intercept, blas_threads, solve_l1qsvm
+from .subproblems import QuadraticFit, primal_objective, best_intercept
+from .hinge_solvers import blas_threads
+from .qsvm import solve_l1qsvm
 from .swap import swap_refine, swap_refined_fit, screen_terms, _squared_parts
 
 # %% ../nbs/09_cv.ipynb #6ff2ac9b

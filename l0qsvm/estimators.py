@@ -21,7 +21,8 @@ from tqdm.auto import tqdm
 from .features import check_weights, quadratic_features, term_names, term_scale, unpack_surface
 from .multiclass import (encode_labels, fit_ovr, ovr_decision, ovr_predict, surface_index, warn_if_not_converged,
                                check_label_types, check_feature_scales, check_quadratic_range, fit_deadline)
-from .subproblems import fit_qsvm, fit_l1qsvm, blas_threads
+from .hinge_solvers import blas_threads
+from .qsvm import fit_qsvm, fit_l1qsvm
 from .swap import fit_l0qsvm
 from .swap import SWAP_RTOL
 

@@ -11,9 +11,10 @@ import time
 import numpy as np
 from .features import quadratic_features, gram_matrix
 from .smo import check_labels
-from .subproblems import (QuadraticFit, primal_objective, exact_intercept, spectral_gram, hinge_dual_matrix, solve_hinge,
-                                choose_route, squared_system, solve_squared_subproblem, best_intercept, solve_hinge_ip,
-                                ip_accepted, blas_threads, solver_route)
+from .subproblems import (QuadraticFit, primal_objective, exact_intercept, spectral_gram, hinge_dual_matrix,
+                                best_intercept)
+from .hinge_solvers import solve_hinge, choose_route, solve_hinge_ip, ip_accepted, blas_threads, solver_route
+from .qsvm import squared_system, solve_squared_subproblem
 
 # %% ../nbs/06_penalty.ipynb #a091a778
 def top_k(z, # (d,) vector

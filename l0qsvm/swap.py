@@ -19,9 +19,10 @@ from numba import njit
 from .features import quadratic_features, gram_matrix
 from .penalty import _check_arguments, lu_zhang_certificate, penalty_decomposition
 from .smo import _BRACKET_EVERY, TAU, LowRankQ, _new_state, _solve, check_labels
-from .subproblems import (_EIG_RCOND, _chol_solve, best_intercept, exact_intercept, primal_objective, smo_budget, solve_hinge_ip,
-                                squared_moments,
-                                solver_route, QuadraticFit, _FEW_TERMS, blas_threads, weighted_problem)
+from .subproblems import _EIG_RCOND, best_intercept, exact_intercept, primal_objective, QuadraticFit
+from .hinge_solvers import (_chol_solve, smo_budget, solve_hinge_ip, solver_route, _FEW_TERMS, blas_threads,
+                                  weighted_problem)
+from .qsvm import squared_moments
 
 
 # %% ../nbs/06a_swap.ipynb #d9a1e7e4

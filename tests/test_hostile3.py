@@ -14,7 +14,8 @@ from l0qsvm import L0QSVM, L1QSVM, QSVM
 from l0qsvm.features import gram_matrix, quadratic_features
 from l0qsvm.swap import fit_l0qsvm
 from l0qsvm.smo import LowRankQ, smo_solve
-from l0qsvm.subproblems import fit_l1qsvm, l1_optimality_residual, qsvm_primal_cvxopt
+from l0qsvm.subproblems import qsvm_primal_cvxopt
+from l0qsvm.qsvm import fit_l1qsvm, l1_optimality_residual
 
 X_IRIS, Y_IRIS = load_iris(return_X_y=True)
 X_STD = StandardScaler().fit_transform(X_IRIS)

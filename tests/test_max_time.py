@@ -77,9 +77,9 @@ def _qsvm_data(m, n, seed=3):
 def test_a_factorisation_beyond_max_time_is_refused(monkeypatch, name, rate, message):
     "A machine of `rate` flop/s (patched) cannot factor G (d = 65) in 5 s: refused up front, with the estimate and a way out."
     import l0qsvm
-    from l0qsvm import subproblems
-    monkeypatch.setattr(subproblems, "_eigh_rate", lambda: rate, raising=False)
-    monkeypatch.setattr(subproblems, "_COST_MIN_D", 0, raising=False)
+    from l0qsvm import hinge_solvers
+    monkeypatch.setattr(hinge_solvers, "_eigh_rate", lambda: rate, raising=False)
+    monkeypatch.setattr(hinge_solvers, "_COST_MIN_D", 0, raising=False)
     X, y = _qsvm_data(60, 10)
     with pytest.raises(ValueError, match=message):
         getattr(l0qsvm, name)(max_time=5).fit(X, y)
@@ -87,8 +87,8 @@ def test_a_factorisation_beyond_max_time_is_refused(monkeypatch, name, rate, mes
 
 
 def test_qsvm_refuses_a_factorisation_beyond_memory(monkeypatch):
-    from l0qsvm import QSVM, subproblems
-    monkeypatch.setattr(subproblems, "_available_memory", lambda: 1e5, raising=False)
+    from l0qsvm import QSVM, hinge_solvers
+    monkeypatch.setattr(hinge_solvers, "_available_memory", lambda: 1e5, raising=False)
     X, y = _qsvm_data(60, 10)
     with pytest.raises(ValueError, match=r"need about .* GiB, more than .* available.*fewer features"):
         QSVM().fit(X, y)
@@ -97,12 +97,12 @@ def test_qsvm_refuses_a_factorisation_beyond_memory(monkeypatch):
 def test_qsvm_wide_data_with_max_time_returns_at_once():
     "n = 100 (d = 5150), m = 60, max_time = 2: the d x d eigendecomposition alone takes far longer: refused before G is factored."
     from l0qsvm import QSVM
-    from l0qsvm import subproblems
+    from l0qsvm import hinge_solvers
     X, y = _qsvm_data(60, 100)
     def no_eigh(*a, **k): raise AssertionError("the eigendecomposition started")
-    subproblems._eigh_rate()                                             # (measured once, before the patch)
+    hinge_solvers._eigh_rate()                                             # (measured once, before the patch)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(subproblems.np.linalg, "eigh", no_eigh)
+        mp.setattr(hinge_solvers.np.linalg, "eigh", no_eigh)
         with pytest.raises(ValueError, match="5150 x 5150"):             # refused up front: G is never factored
             QSVM(max_time=2).fit(X, y)
 

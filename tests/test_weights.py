@@ -17,7 +17,8 @@ from sklearn.utils.estimator_checks import (check_all_zero_sample_weights_error,
 from l0qsvm import QSVM, L1QSVM, L0QSVM
 from l0qsvm.features import gram_matrix, pack_surface, quadratic_features, unpack_surface
 from l0qsvm.swap import fit_l0qsvm
-from l0qsvm.subproblems import fit_l1qsvm, fit_lsqsvm, fit_qsvm, primal_objective
+from l0qsvm.subproblems import primal_objective
+from l0qsvm.qsvm import fit_l1qsvm, fit_lsqsvm, fit_qsvm
 
 
 def _data(seed=0, m=40, n=3):

@@ -38,12 +38,12 @@ GROUPS = [
         S(r"$Y$", r"$\mathrm{diag}(y)$ (the L0-QSVM paper's $D$)", "`y[:, None] * ...`", "03_smo", L + "Y" + E),
         S(r"$m_\pm$, $I_\pm$", r"number of training points with label $\pm1$; their indices", "`(y > 0).sum()`", "05_sklr",
           r"m_\{?\\pm", r"I_\{?\\pm"),
-        S(r"$\mathcal Y$", r"the set of class labels; $\lvert\mathcal Y\rvert$ classes", "`classes_`", "04a_multiclass",
+        S(r"$\mathcal Y$", r"the set of class labels; $\lvert\mathcal Y\rvert$ classes", "`classes_`", "04d_multiclass",
           r"\\mathcal\s*\{?Y"),
         S(r"$S$", r"number of surfaces of a classifier: 1 for two classes, $\lvert\mathcal Y\rvert$ with one-vs-rest",
-          "`n_surfaces`, `len(z_)`", "04a_multiclass", L + "S" + E),
+          "`n_surfaces`, `len(z_)`", "04d_multiclass", L + "S" + E),
         S(r"$y^{(s)}$, $f_s$", r"the $\pm1$ targets of surface $s$; its decision function", "`Y[s]`, `decision_function`",
-          "04a_multiclass", r"y\^\{?\(s\)", r"f_\{?s\}?" + E),
+          "04d_multiclass", r"y\^\{?\(s\)", r"f_\{?s\}?" + E),
     ]),
     ("The quadratic surface", [
         S(r"$f(x)$", r"the decision function, whose sign is the class: $\tfrac12x^\top Wx + b^\top x + c$ for a quadratic "
