@@ -225,7 +225,7 @@ class QSVM(QuadraticSurfaceClassifier):
     tol : float, default=1e-3
         Stopping tolerance of the SMO dual solver: its maximal KKT violation $m(\\alpha) - M(\\alpha)$.
     max_iter : int or None, default=None
-        Step cap of the SMO solver. None means a step budget (`l0qsvm.subproblems.smo_budget`) after which the
+        Step cap of the SMO solver. None means a step budget (`l0qsvm.hinge_solvers.smo_budget`) after which the
         primal interior-point route finishes the solve: SMO crawls on badly scaled data, the interior point does not.
     max_time : float or None, default=None
         Time budget in seconds for the whole fit (all one-vs-rest surfaces together); every solver stops at it and a
@@ -302,7 +302,7 @@ class L1QSVM(QuadraticSurfaceClassifier):
     solver : {"active-set", "cvxopt"}, default="active-set"
         "active-set": a first guess of the sign pattern of $W$ (ADMM, or the QSVM's signs when $m \\ge 20(d + 1)$),
         then an active set that re-solves the model on the signed support (SMO or a small interior point) and
-        corrects the pattern until the $\\ell_1$ optimality conditions hold (`l0qsvm.subproblems.solve_l1qsvm`); exact
+        corrects the pattern until the $\\ell_1$ optimality conditions hold (`l0qsvm.qsvm.solve_l1qsvm`); exact
         zeros, and robust to badly scaled features. "cvxopt": the reference, cvxopt's interior point on the split QP,
         then the same kind of polish (`polish_l1_support`).
     tol : float, default=1e-7
@@ -418,7 +418,7 @@ class L0QSVM(QuadraticSurfaceClassifier):
         exactly as in the paper (on all terms, stopped by criterion (3)), then the polish.
     tol : float, default=1e-4
         Tolerance of the SMO solver of the hinge z-steps (unused by the squared loss, whose z-step is closed form).
-        Each z-step's SMO gets a step budget (`l0qsvm.subproblems.smo_budget`); when it is spent (badly scaled
+        Each z-step's SMO gets a step budget (`l0qsvm.hinge_solvers.smo_budget`); when it is spent (badly scaled
         data), that z-step and the rest of the fit use the primal interior-point route.
     max_time : float or None, default=None
         Time budget in seconds for the whole fit (all one-vs-rest surfaces together): Algorithm 1 stops at it, as

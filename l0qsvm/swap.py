@@ -339,7 +339,7 @@ def _null_multipliers(y, C):
 
 def _squared_parts(G, R, y, C):
     "M = G + 2C R~^T R~, v = 2C R~^T y~ and C ||y~||^2 (intercept eliminated): F*(S) = C||y~||^2 - 1/2 v_S^T M_SS^-1 v_S."
-    _, ybar, CRtR, CRty = squared_moments(R, y, C)          # centred with the weights C_i (04_subproblems)
+    _, ybar, CRtR, CRty = squared_moments(R, y, C)          # centred with the weights C_i (04c_qsvm)
     return G + 2 * CRtR, 2 * CRty, float(np.sum(C * (y - ybar)**2))
 
 def _forward_gain(G, R, y, C, loss):

@@ -115,26 +115,26 @@ GROUPS = [
         S(r"$Q$, $p$", r"the quadratic and the linear term of a dual, $\tfrac12\alpha^\top Q\alpha + p^\top\alpha$",
           "`Q`, `p`, `LowRankQ`, `KernelQ`", "02_smo_basics", L + "Q" + E, L + "p" + E),
         S(r"$\mathcal S$", r"a support: the indices of the entries of $z$ allowed to be nonzero (of the $\ell_1$ polish, of a "
-          r"candidate of the swap search)", "`S`, `support`", "04_subproblems", r"\\mathcal\s*\{?S"),
+          r"candidate of the swap search)", "`S`, `support`", "04b_hinge_solvers", r"\\mathcal\s*\{?S"),
         S(r"$U$, $\kappa_j$", r"the eigenvectors and the eigenvalues of $G$: $G = U\,\mathrm{diag}(\kappa)\,U^\top$",
           "`SpectralGram.U`, `SpectralGram.eigvals`", "04_subproblems", L + "U" + E, r"\\kappa" + E),
         S(r"$\tilde R$", r"the rotated features $RU$", "`SpectralGram.RU`", "04_subproblems", r"\\tilde\s*\{?R"),
         S(r"$N_G$, $N$", r"the Jacobi scaling $\mathrm{diag}(G)^{-1/2}$; the balanced scaling of the terms, the diagonal with "
           r"$N_{jj} = (G_{jj} + \mathcal C\lVert R_{:j}\rVert^2)^{1/2}$", "`SpectralGram.scale`", "04_subproblems", L + r"N(?![A-Za-z])"),
         S(r"$G_{\rm sq}$, $R_{\rm c}$, $y_{\rm c}$", r"the matrix $G + 2\mathcal CR_{\rm c}^\top R_{\rm c}$ of the squared loss with $c$ "
-          r"eliminated; the centred $R$ and $y$", "`SquaredSystem`", "04_subproblems", r"G_\{\\rm sq", r"R_\{\\rm c"),
+          r"eliminated; the centred $R$ and $y$", "`SquaredSystem`", "04c_qsvm", r"G_\{\\rm sq", r"R_\{\\rm c"),
         S(r"$\hat R$, $\hat G$, $\hat p$, $\hat z$", r"the primal of the interior point: its rows $y_i(r_{i\mathcal S}, 1)$, quadratic term "
           r"($G_{\mathcal S\mathcal S}$, $+\rho I$ in a z-step, $G_{\rm sq}$ for the squared loss), linear term, variables $(z_{\mathcal S}, c)$",
-          "`solve_hinge_ip`", "04_subproblems", r"\\hat\s*\{?[RGpz]"),
+          "`solve_hinge_ip`", "04b_hinge_solvers", r"\\hat\s*\{?[RGpz]"),
         S(r"$\mathrm{UB}$, $\mathrm{LB}$", r"an upper and a lower bound on an optimal value (a feasible point's value, a dual value)",
-          "`HingeIP.UB`, `HingeIP.LB`, `SwapBounds.lb`", "04_subproblems", r"\\mathrm\s*\{[UL]B\}"),
+          "`HingeIP.UB`, `HingeIP.LB`, `SwapBounds.lb`", "04b_hinge_solvers", r"\\mathrm\s*\{[UL]B\}"),
         S(r"$\varsigma$, $\Omega$", r"the interior point's margin surpluses $\hat R\hat z + \xi - \mathbf 1$; the positive diagonal of its "
-          r"reduced Newton system (with its parts $\Omega_1$, $\Omega_2$)", "", "04_subproblems", r"\\varsigma" + E, r"\\Omega" + E),
+          r"reduced Newton system (with its parts $\Omega_1$, $\Omega_2$)", "", "04b_hinge_solvers", r"\\varsigma" + E, r"\\Omega" + E),
         S(r"$\Delta$", r"the change of a quantity in one step: $\Delta\alpha_i$, $\Delta\hat z$, $\Delta\lambda$", "", "02_smo_basics",
           r"\\Delta" + E),
-        S(r"$\Pi$, $z_\pm$", r"the split of $\ell_1$-QSVM: $z = \Pi z_\pm$ with $z_\pm = [w^+; w^-; b]$", "", "04_subproblems", r"\\Pi(?![A-Za-z])"),
+        S(r"$\Pi$, $z_\pm$", r"the split of $\ell_1$-QSVM: $z = \Pi z_\pm$ with $z_\pm = [w^+; w^-; b]$", "", "04c_qsvm", r"\\Pi(?![A-Za-z])"),
         S(r"$\Gamma$, $\bar z$, $\Theta$", r"ADMM's diagonal weights, the copy of $z$ that carries the $\ell_1$ term, the scaled multiplier",
-          "`L1ADMM`", "04_subproblems", r"\\Gamma(?![A-Za-z])", r"\\Theta(?![A-Za-z])"),
+          "`L1ADMM`", "04c_qsvm", r"\\Gamma(?![A-Za-z])", r"\\Theta(?![A-Za-z])"),
     ]),
     ("SMO", [
         S(r"$\Phi(\alpha)$, $\nabla\Phi$", r"the objective of a dual that SMO minimises, $\tfrac12\alpha^\top Q\alpha + p^\top\alpha$ "
