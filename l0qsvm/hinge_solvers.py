@@ -397,8 +397,10 @@ def weighted_problem(X, # data (m, n)
 
 _EIGH_FLOPS = 9       # numpy.linalg.eigh of a d x d matrix with its eigenvectors: about 9 d^3 flops
 _GRAM_WORDS = 7       # peak memory of a QSVM fit: about 7 d^2 float64 (G, its scaled copy, U and eigh's workspace)
-_COST_MIN_D = 1000    # below this d the factorisation takes well under a second: no clock estimate
+_COST_MIN_D = 1000    # below this d the factorisation takes well under a second: no estimate of it
 _L1_CHOL_FLOPS = 0.5  # L1QSVM: its three Cholesky factorisations of G + diag, in eigh-equivalent flops per d^3 (measured)
+_QSVM_COST = (7, 0.5) # the least a QSVM fit costs: 7 times the time its features R took, plus 0.5 times that of R^T R
+_L1_COST = (18, 4)    # the same for L1QSVM (both fitted below the measured floors, so that no fit that could end in time is refused)
 
 @functools.lru_cache(maxsize=1)
 def _eigh_rate()->float:
@@ -428,18 +430,28 @@ def check_gram_cost(m:int, n:int, # samples and input features (d = n(n+3)/2 ter
                     deadline=None, # time.perf_counter() value of the time budget (None: memory only)
                     estimator:str="QSVM", # the name in the message
                     cubic:float=_EIGH_FLOPS, # the factorisation's flops per d^3, at eigh's speed (L1QSVM: _L1_CHOL_FLOPS)
-                    what:str="eigendecomposition" # its name in the message
+                    what:str="eigendecomposition", # its name in the message
+                    cost:tuple=_QSVM_COST, # (a, b): the fit costs at least a t_features plus b times the time of R^T R
+                    R=None, # the features (m, d) if computed (R^T R is then timed on 2000 of its rows)
+                    t_features:float=0.0 # seconds the features R took here
                    ):
-    "Refuse (`ValueError`) a fit whose $d\times d$ factorisation of $G$ needs more memory than is available, or more time than is left before `deadline`."
+    "Refuse (`ValueError`) a fit that needs more memory than is available, or whose work that no clock interrupts (the factorisation of $G$; passes and products over the $m\\times d$ features, timed on $R$) cannot end within twice the time left before `deadline` plus a second."
     d = n * (n + 3) // 2
-    advice = (f"n = {n} input features give d = n(n+3)/2 = {d} terms: use fewer features, or L0QSVM (whose swap search "
-              "factors only the terms it screens)")
+    other = "" if estimator == "L0QSVM" else ", or L0QSVM (whose swap search factors only the terms it screens)"
+    advice = f"n = {n} input features give d = n(n+3)/2 = {d} terms: use fewer features{other}"
     need, avail = _GRAM_WORDS * 8.0 * d * d, _available_memory()
     if avail is not None and need > avail:
         raise ValueError(f"{estimator}: the {d} x {d} matrix G and its eigendecomposition need about {need / 2**30:.1f} GiB, "
                          f"more than the {max(avail, 0) / 2**30:.1f} GiB available. {advice}.")
-    if deadline is None or d < _COST_MIN_D: return
-    est, left = (cubic * d**3 + 2.0 * m * d * d) / _eigh_rate(), deadline - time.perf_counter()
-    if est > left:
-        raise ValueError(f"{estimator}: the {what} of the {d} x {d} matrix G take{'s' * (not what.endswith('s'))} about {est:.0f} s here, more "
-                         f"than the {max(left, 0):.3g} s left of max_time, and cannot be interrupted. {advice}; or raise max_time.")
+    if deadline is None: return
+    left = deadline - time.perf_counter()
+    factor = cubic * d**3 / _eigh_rate() if d >= _COST_MIN_D else 0.0   # (G itself: timed below)
+    sweep = cost[0] * t_features
+    if R is not None and cost[1] > 0:              # R^T R costs m d^2: timed on at most 2000 rows, scaled to m
+        s = min(m, 2000); t = time.perf_counter(); Rs = R[:s]; Rs.T @ Rs
+        sweep += cost[1] * (time.perf_counter() - t) * m / max(s, 1)
+    if factor + sweep > 2.0 * max(left, 0.0) + 1.0:
+        parts = f"the {what} of the {d} x {d} matrix G" if factor >= sweep else f"the passes over the {m} x {d} features R"
+        raise ValueError(f"{estimator}: {parts} and the rest of the fit take about {factor + sweep:.0f} s here that no "
+                         f"clock can interrupt, more than twice the {max(left, 0):.3g} s left of max_time plus a second. "
+                         f"{advice}{'; or subsample the data' if sweep > factor else ''}; or raise max_time.")

@@ -261,11 +261,12 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
 
     def _lam(self): return self.lam_
 
-    def _resolve_lam(self, X, Y, gamma, box, K, u=None):
+    def _resolve_lam(self, X, Y, gamma, box, K, u=None, deadline=None):
         "λ: `lam`, or `lam` times λ_P1 (the largest over the one-vs-rest problems) when lam_scale='bound' (u: the loss weights)."
         if self.lam_scale == "absolute": return float(self.lam)
         rows = [(np.maximum(np.outer(ys, ys) * K, 0.0).sum(axis=1) if u is None else np.maximum(np.outer(ys, ys) * K, 0.0) @ u)
-                if K is not None else positive_row_sums(X, ys, self.kernel, gamma, self.degree, self.coef0, sample_weight=u)
+                if K is not None else positive_row_sums(X, ys, self.kernel, gamma, self.degree, self.coef0, sample_weight=u,
+                                                                  deadline=deadline)
                 for ys in Y]
         return float(self.lam) * max(lambda_bound_from_rows(P, ys, self.C, box, u) for P, ys in zip(rows, Y))
 
@@ -347,7 +348,7 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
                      and (u is None or np.array_equal(warm["u"], u)))
         same_kernel = same_data and warm["kernel"] == (self.kernel, gamma, self.degree, self.coef0, self.cache_size)
         self.classes_, self.gamma_, self.box_, self.kernel_bound_ = classes, gamma, box, kmax
-        self.lam_ = self._resolve_lam(X, Y, gamma, box, K, u)
+        self.lam_ = self._resolve_lam(X, Y, gamma, box, K, u, deadline)
         Cs, lo = (self.C, box) if u is None else (self.C * u, box * u)    # the box [ϖ_iη, ϖ_i(C − η)]
         results, operators = [], []
         for s in tqdm(range(len(Y)), desc=type(self).__name__, unit="surface", disable=not self.verbose):
@@ -578,20 +579,27 @@ class KLR(SparseKLR):
         self.warm_start = warm_start
 
     def _lam(self): return 0.0
-    def _resolve_lam(self, X, Y, gamma, box, K, u=None): return 0.0
+    def _resolve_lam(self, X, Y, gamma, box, K, u=None, deadline=None): return 0.0
 
 # %% ../nbs/05a_sklr_estimator.ipynb #572432ef
 def positive_row_sums(X, y,        # data (m, n), labels ±1
                       kernel="rbf", gamma=1.0, degree=3, coef0=1.0,
                       block:int=2048, # rows of the kernel matrix computed at a time
                       sample_weight=None, # optional weights ϖ (m,): P_i = Σ_j ϖ_j max(y_i y_j K_ij, 0)
+                      deadline=None, # time.perf_counter() value of the time budget: refuse if the sums cannot end by then
                      )->np.ndarray:   # P_i = Σ_j max(y_i y_j K_ij, 0)
-    "$P_i = \\sum_j\\max(Q_{ij}, 0)$ of Proposition 1, computed in blocks of rows."
-    P = np.empty(X.shape[0])
-    for s in range(0, X.shape[0], block):
-        Kb = kernel_matrix(X[s:s + block], X, kernel, gamma, degree, coef0)
-        Pb = np.maximum(y[s:s + block, None] * y[None, :] * Kb, 0.0)
-        P[s:s + block] = Pb.sum(axis=1) if sample_weight is None else Pb @ sample_weight
+    "$P_i = \\sum_j\\max(Q_{ij}, 0)$ of Proposition 1, computed in blocks of rows (`ValueError` once the first block shows that they cannot end before `deadline`)."
+    m, P, t0 = X.shape[0], np.empty(X.shape[0]), time.perf_counter()
+    first = min(m, 256) if deadline is not None else block   # with a deadline, a small first block times the rest
+    for s in [0] + list(range(first, m, block)):
+        if s == first and deadline is not None and (rest := (time.perf_counter() - t0) * (m - s) / s) > deadline - time.perf_counter():
+            raise ValueError(f"lam_scale='bound' sums the {m} x {m} kernel matrix: about {rest:.0f} s more here, beyond the "
+                             f"{max(deadline - time.perf_counter(), 0):.3g} s left of max_time. Use lam_scale='absolute', "
+                             "subsample the data, or raise max_time.")
+        e = first if s == 0 else s + block
+        Kb = kernel_matrix(X[s:e], X, kernel, gamma, degree, coef0)
+        Pb = np.maximum(y[s:e, None] * y[None, :] * Kb, 0.0)
+        P[s:e] = Pb.sum(axis=1) if sample_weight is None else Pb @ sample_weight
     return P
 
 def estimator_box(estimator, X, C, gamma, # a SparseKLR, data (m, n), C, the resolved kernel γ

@@ -21,7 +21,7 @@ from .penalty import _check_arguments, lu_zhang_certificate, penalty_decompositi
 from .smo import _BRACKET_EVERY, TAU, LowRankQ, _new_state, _solve, check_labels
 from .subproblems import _EIG_RCOND, best_intercept, exact_intercept, primal_objective, QuadraticFit
 from .hinge_solvers import (_chol_solve, smo_budget, solve_hinge_ip, solver_route, _FEW_TERMS, blas_threads,
-                                  weighted_problem)
+                                  weighted_problem, check_gram_cost)
 from .qsvm import squared_moments
 
 
@@ -710,6 +710,8 @@ def swap_refined_fit(G, R, y, # G (d, d), features (m, d), labels ±1
                         support=res.support, alpha=mult, swap=swap, status=status, cause="; ".join(cause))
 
 # %% ../nbs/06a_swap.ipynb #fit-l0qsvm
+_L0_COST = (7, 0)   # the least an l0 fit costs: 7 times the time its features R took (`check_gram_cost`; measured 7.4 to 12)
+
 def fit_l0qsvm(X, # data (m, n), float64
                y, # labels ±1
                k:int, # sparsity level
@@ -729,7 +731,9 @@ def fit_l0qsvm(X, # data (m, n), float64
     if refine not in (None, "swap"): raise ValueError(f"refine must be None or 'swap', got {refine!r}")
     _check_arguments(k, loss, beta)
     with blas_threads(*np.shape(X)):
-        R, G = quadratic_features(X), gram_matrix(X, w)
+        t = time.perf_counter(); R = quadratic_features(X)
+        check_gram_cost(*np.shape(X), deadline, "L0QSVM", 0.0, "assembly", _L0_COST, R, time.perf_counter() - t)
+        G = gram_matrix(X, w)
         args = dict(loss=loss, rho0=rho0, beta=beta, eps_inner=eps_inner, eps_outer=eps_outer, max_inner=max_inner,
                     max_outer=max_outer, tol=tol, route=route, callback=callback, deadline=deadline)
         if refine is None: return penalty_decomposition(G, R, y, k, C, polish=polish, **args)

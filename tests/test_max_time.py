@@ -71,8 +71,8 @@ def _qsvm_data(m, n, seed=3):
 
 
 @pytest.mark.parametrize("name, rate, message", [
-    ("QSVM", 1e5, r"QSVM: the eigendecomposition of the 65 x 65 matrix G takes about \d+ s.*max_time.*L0QSVM"),
-    ("L1QSVM", 1e4, r"L1QSVM: the Cholesky factorisations of the 65 x 65 matrix G take about \d+ s.*max_time.*L0QSVM"),
+    ("QSVM", 1e5, r"QSVM: the eigendecomposition of the 65 x 65 matrix G and the rest of the fit take about \d+ s.*max_time.*L0QSVM"),
+    ("L1QSVM", 1e4, r"L1QSVM: the Cholesky factorisations of the 65 x 65 matrix G and the rest of the fit take about \d+ s.*max_time.*L0QSVM"),
 ])
 def test_a_factorisation_beyond_max_time_is_refused(monkeypatch, name, rate, message):
     "A machine of `rate` flop/s (patched) cannot factor G (d = 65) in 5 s: refused up front, with the estimate and a way out."
@@ -118,3 +118,31 @@ def test_l1qsvm_wide_data_with_max_time_keeps_its_budget():
     except ValueError as e:
         assert "11475 x 11475" in str(e)
     assert time.perf_counter() - t < 2 * 2 + 1
+
+
+@pytest.mark.parametrize("name", ["QSVM", "L1QSVM", "L0QSVM"])
+def test_many_samples_keep_the_budget_or_are_refused(name):
+    "m = 60,000, n = 20 (R: 60,000 x 230), max_time = 0.2: refused after timing R, or a fit within twice max_time plus a second."
+    import l0qsvm
+    X, y = _qsvm_data(60_000, 20)
+    t = time.perf_counter()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore"); getattr(l0qsvm, name)(max_time=0.2).fit(X, y)
+    except ValueError as e:
+        assert "passes over the 60000 x 230 features" in str(e) and "subsample" in str(e), str(e)
+    assert time.perf_counter() - t < 2 * 0.2 + 1
+
+
+def test_the_lambda_bound_keeps_the_budget_or_is_refused():
+    "lam_scale='bound' sums the m x m kernel (m = 40,000): refused after its first block, or done within the budget."
+    from l0qsvm import SparseKLR
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((40_000, 5)); y = np.where(X[:, 0] > 0, 1, -1)
+    t = time.perf_counter()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore"); SparseKLR(lam_scale="bound", max_time=0.3).fit(X, y)
+    except ValueError as e:
+        assert "lam_scale='bound' sums the 40000 x 40000 kernel matrix" in str(e) and "lam_scale='absolute'" in str(e), str(e)
+    assert time.perf_counter() - t < 2 * 0.3 + 1
