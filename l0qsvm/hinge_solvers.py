@@ -4,7 +4,8 @@
 
 # %% auto #0
 __all__ = ['HingeIP', 'pinv_factor', 'solve_hinge_ip', 'HingeSolve', 'ip_accepted', 'solve_hinge_primal', 'blas_threads',
-           'solver_route', 'smo_budget', 'choose_route', 'solve_hinge', 'weighted_problem', 'check_gram_cost']
+           'solver_route', 'smo_budget', 'choose_route', 'solve_hinge', 'weighted_problem', 'check_gram_cost',
+           'budgeted_features']
 
 # %% ../nbs/04b_hinge_solvers.ipynb #hinge-solvers-imports
 import time
@@ -13,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from .features import check_weights
+from .features import check_weights, quadratic_features
 from .smo import check_labels, _CHUNK_SECONDS
 from .subproblems import _EIG_RCOND, SpectralGram, hinge_dual_linear, shifted_inverse, solve_hinge_subproblem
 
@@ -455,3 +456,12 @@ def check_gram_cost(m:int, n:int, # samples and input features (d = n(n+3)/2 ter
         raise ValueError(f"{estimator}: {parts} and the rest of the fit take about {factor + sweep:.0f} s here that no "
                          f"clock can interrupt, more than twice the {max(left, 0):.3g} s left of max_time plus a second. "
                          f"{advice}{'; or subsample the data' if sweep > factor else ''}; or raise max_time.")
+
+def budgeted_features(X, # data (m, n)
+                      deadline=None, # time.perf_counter() value of the time budget (None: memory check only)
+                      **costs # estimator, cubic, what, cost: see `check_gram_cost`
+                     )->np.ndarray: # R = quadratic_features(X)
+    "The features $R$ of a fit, then `check_gram_cost` with the time they took: a fit that cannot end in time stops here."
+    t = time.perf_counter(); R = quadratic_features(X)
+    check_gram_cost(*np.shape(X), deadline, R=R, t_features=time.perf_counter() - t, **costs)
+    return R

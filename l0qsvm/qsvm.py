@@ -20,7 +20,7 @@ from .smo import smo_solve, check_labels, LowRankQ
 from .subproblems import (QuadraticFit, primal_objective, best_intercept, spectral_gram, cached_eigh, sparse_Ut,
                                 shifted_inverse, hinge_dual_matrix, _EIG_RCOND)
 from .hinge_solvers import (solve_hinge_ip, pinv_factor, solver_route, smo_budget, choose_route, solve_hinge,
-                                  blas_threads, weighted_problem, check_gram_cost, _hinge_cause, _FEW_TERMS, _L1_CHOL_FLOPS,
+                                  blas_threads, weighted_problem, budgeted_features, _hinge_cause, _FEW_TERMS, _L1_CHOL_FLOPS,
                                   _L1_COST)
 
 # %% ../nbs/04c_qsvm.ipynb #fit-qsvm-export
@@ -38,9 +38,7 @@ def fit_qsvm(X, # data (m, n), float64
     X, y, C, w = weighted_problem(X, y, C, sample_weight)
     primal_tol = min(tol, 1e-8)
     with blas_threads(*np.shape(X)):
-        t = time.perf_counter(); R = quadratic_features(X)
-        check_gram_cost(*np.shape(X), deadline, R=R, t_features=time.perf_counter() - t)   # refuse what cannot end in time
-        G = gram_matrix(X, w)
+        R, G = budgeted_features(X, deadline), gram_matrix(X, w)   # (refused here if it cannot end in time)
         spec = spectral_gram(G, R, scale=True)
         z, c, _, res, route = solve_hinge(spec, y, C, route=choose_route(*R.shape, route), tol=tol, max_iter=max_iter,
                                           primal_tol=primal_tol, deadline=deadline)
@@ -346,9 +344,8 @@ def fit_l1qsvm(X, # data (m, n), float64
     if solver not in ("active-set", "cvxopt"): raise ValueError(f"solver must be 'active-set' or 'cvxopt', got {solver!r}")
     X, y, C, w = weighted_problem(X, y, C, sample_weight)
     with blas_threads(*np.shape(X)):
-        t = time.perf_counter(); R = quadratic_features(X)
-        check_gram_cost(*np.shape(X), deadline, "L1QSVM", _L1_CHOL_FLOPS, "Cholesky factorisations", _L1_COST, R,
-                        time.perf_counter() - t)
+        R = budgeted_features(X, deadline, estimator="L1QSVM", cubic=_L1_CHOL_FLOPS, what="Cholesky factorisations",
+                              cost=_L1_COST)
         G = gram_matrix(X, w)
         if solver == "cvxopt":
             return _l1qsvm_cvxopt(G, R, y, C, lam, tol=tol, max_iter=max_iter, ridge=ridge, polish=polish, deadline=deadline)

@@ -16,12 +16,12 @@ from scipy.linalg.lapack import dtrtri
 
 from numba import njit
 
-from .features import quadratic_features, gram_matrix
+from .features import gram_matrix
 from .penalty import _check_arguments, lu_zhang_certificate, penalty_decomposition
 from .smo import _BRACKET_EVERY, TAU, LowRankQ, _new_state, _solve, check_labels
 from .subproblems import _EIG_RCOND, best_intercept, exact_intercept, primal_objective, QuadraticFit
 from .hinge_solvers import (_chol_solve, smo_budget, solve_hinge_ip, solver_route, _FEW_TERMS, blas_threads,
-                                  weighted_problem, check_gram_cost)
+                                  weighted_problem, budgeted_features)
 from .qsvm import squared_moments
 
 
@@ -731,8 +731,7 @@ def fit_l0qsvm(X, # data (m, n), float64
     if refine not in (None, "swap"): raise ValueError(f"refine must be None or 'swap', got {refine!r}")
     _check_arguments(k, loss, beta)
     with blas_threads(*np.shape(X)):
-        t = time.perf_counter(); R = quadratic_features(X)
-        check_gram_cost(*np.shape(X), deadline, "L0QSVM", 0.0, "assembly", _L0_COST, R, time.perf_counter() - t)
+        R = budgeted_features(X, deadline, estimator="L0QSVM", cubic=0.0, what="assembly", cost=_L0_COST)
         G = gram_matrix(X, w)
         args = dict(loss=loss, rho0=rho0, beta=beta, eps_inner=eps_inner, eps_outer=eps_outer, max_inner=max_inner,
                     max_outer=max_outer, tol=tol, route=route, callback=callback, deadline=deadline)
