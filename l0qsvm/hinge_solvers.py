@@ -412,6 +412,8 @@ def _eigh_rate()->float:
         t = time.perf_counter(); np.linalg.eigh(A); best = min(best, time.perf_counter() - t)
     return _EIGH_FLOPS * 400**3 / max(best, 1e-9)
 
+_MEM_CHECK_FROM = 2**26   # bytes: a fit that needs less skips the memory check (reading /proc costs more than it)
+
 def _available_memory():
     "Bytes the process can still allocate: MemAvailable of /proc/meminfo, capped by a cgroup limit (None: unknown)."
     avail = None
@@ -440,7 +442,8 @@ def check_gram_cost(m:int, n:int, # samples and input features (d = n(n+3)/2 ter
     d = n * (n + 3) // 2
     other = "" if estimator == "L0QSVM" else ", or L0QSVM (whose swap search factors only the terms it screens)"
     advice = f"n = {n} input features give d = n(n+3)/2 = {d} terms: use fewer features{other}"
-    need, avail = _GRAM_WORDS * 8.0 * d * d, _available_memory()
+    need = _GRAM_WORDS * 8.0 * d * d
+    avail = _available_memory() if need > _MEM_CHECK_FROM else None
     if avail is not None and need > avail:
         raise ValueError(f"{estimator}: the {d} x {d} matrix G and its eigendecomposition need about {need / 2**30:.1f} GiB, "
                          f"more than the {max(avail, 0) / 2**30:.1f} GiB available. {advice}.")

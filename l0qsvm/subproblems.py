@@ -240,9 +240,15 @@ def exact_intercept(G, R, y, C, # G (d, d), features (m, d), labels ±1, loss we
                     loss:str="hinge" # "hinge" or "squared"
                    )->float: # `best_intercept` of z, unless it is worse than c beyond round-off
     "The intercept a fit of $z$ ends with: where every multiplier sits at a bound a solver's $c$ is any point of an interval of optimal intercepts, and `best_intercept` gives its midpoint."
-    cb = best_intercept(R @ z, y, C, loss)
-    F = lambda c_: primal_objective(G, R, y, C, z, c_, loss=loss)
-    return cb if F(cb) <= F(c) + 1e-12 * abs(F(c)) else float(c)
+    nz = np.flatnonzero(z); sparse = 4 * nz.size < z.size      # (as in `primal_objective`: one product with R)
+    f = R[:, nz] @ z[nz] if sparse else R @ z
+    half_quad = 0.5 * float(z[nz] @ G[np.ix_(nz, nz)] @ z[nz] if sparse else z @ G @ z)
+    w = np.broadcast_to(np.asarray(C, dtype=float), f.shape)
+    def F(c_):                                                 # F(z, c_), from f
+        t = 1.0 - y * (f + c_)
+        return half_quad + float(np.sum(w * (np.maximum(t, 0.0) if loss == "hinge" else t**2)))
+    cb = best_intercept(f, y, C, loss); Fc = F(c)
+    return cb if F(cb) <= Fc + 1e-12 * abs(Fc) else float(c)
 
 @njit(cache=True)
 def _hinge_intercept(t, y, w, order):

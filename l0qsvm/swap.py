@@ -103,7 +103,7 @@ def _lb_value(D_A, w_i, g_j, P_ii, TtP_ij, den_ij, void_ij, null_j, in_A_j):
 
 @njit(cache=True)
 def _lb_fill(tb, D_A, w, g, flat, out):
-    "The bounds at the swaps `flat` (flat indices i d + j, ascending) into out; every swap when flat is empty (out: (k, d) raveled)."
+    "The bounds at the swaps `flat` (flat indices i d + j) into out; every swap when flat is empty (out: (k, d) raveled)."
     k, d = tb.den.shape
     Pd, TtP, den, void, null, inA = tb.Pd, tb.TtP, tb.den, tb.void, tb.null, tb.inA
     if flat.shape[0] == 0:
@@ -114,9 +114,12 @@ def _lb_fill(tb, D_A, w, g, flat, out):
         ii, row = 0, 0
         for n in range(flat.shape[0]):
             e = flat[n]
-            while e >= row + d: ii += 1; row += d         # ascending: the row only grows (no division)
+            if e < row: ii = e // d; row = ii * d         # (a step back: divide; ascending indices never do)
+            while e >= row + d: ii += 1; row += d         # ascending: the row only grows
             jj = e - row
             out[n] = _lb_value(D_A, w[ii], g[jj], Pd[ii], TtP[ii, jj], den[ii, jj], void[ii, jj], null[jj], inA[jj])
+
+_EVERY = np.empty(0, np.int64)   # `_lb_fill`'s "every swap"
 
 class SwapBounds:
     "For a support $\\mathcal A$ of $M$: the lower bounds $\\mathrm{LB}_{ij}$ on $F^\\star(\\mathcal A - i + j)$ for every swap."
@@ -146,16 +149,14 @@ class SwapBounds:
         "The bounds $\\mathrm{LB}_{ij}$ of Step 4 for the multipliers behind $v$: all of them, or at a few swaps only."
         k, d = self.BT.shape
         every = flat is None
-        flat = np.empty(0, np.int64) if every else np.asarray(flat, dtype=np.int64)
+        flat = _EVERY if every else np.asarray(flat, dtype=np.int64)
         if not self.ok:                                   # M_AA singular: no claim on any swap
             LB = np.where(self.inA, np.inf, -np.inf)
             return np.tile(LB, (k, 1)) if every else LB[flat % d]
         w, g = np.empty(k), np.empty(d)
         D_A = _bound_parts(self.t, np.ascontiguousarray(v, dtype=np.float64), float(asum), w, g)
-        order = None if every or np.all(flat[1:] >= flat[:-1]) else np.argsort(flat, kind="stable")
         out = np.empty(k * d if every else flat.size)
-        _lb_fill(self.t, D_A, w, g, flat if order is None else flat[order], out)
-        if order is not None: out[order] = out.copy()
+        _lb_fill(self.t, D_A, w, g, flat, out)
         return out.reshape(k, d) if every else out
     def lb(self, v, asum:float)->np.ndarray: # (k, d): see `lb_at`
         "Every bound $\\mathrm{LB}_{ij}$ (`lb_at` at all swaps)."
@@ -453,6 +454,15 @@ def _least_norm(G, R, y, C, S, zS, c):
     return (z2, c2) if F(z2, c2) <= F(zS, c) + 1e-12 * max(1.0, abs(F(zS, c))) else (zS, c)
 
 # %% ../nbs/06a_swap.ipynb #search-state
+@njit(cache=True)
+def _rty_at(R, ya, J, v):
+    "v[J] += R[:, J]^T ya, skipping the rows where ya = 0."
+    for t in range(R.shape[0]):
+        a = ya[t]
+        if a != 0.0:
+            Rt = R[t]
+            for j in J: v[j] += Rt[j] * a
+
 class _Search:
     "The hinge search's state: the support A, its fit `cur`, its bounds `bd` and dual `dual`, the certificate's counts."
     def __init__(self, G, R, y, C, A, rtol, search_tol, route, deadline, fast):
@@ -463,10 +473,11 @@ class _Search:
         self.cur = self.bd = self.dual = self.LB = None
         self.n_fits, self.n_swaps, self.status, self.exact, self.last_batch = 0, 0, "certified", False, 4
         self.count = np.zeros(3, np.int64)                # single-swap questions: "no"s in a row, SMO steps, questions
+        self.smo_can = fast and route == "auto" and solver_route(self.m, self.k, True, True) == "smo"   # (before any steps)
     def late(self): return self.deadline is not None and time.perf_counter() >= self.deadline
     def smo_answers(self):
         "Does SMO answer this support's questions? The route rule, with the mean SMO steps of the questions so far."
-        if not (self.fast and self.route == "auto" and self.bd.ok): return False
+        if not (self.smo_can and self.bd.ok): return False
         mean = self.count[1] / self.count[2] if self.count[2] >= 3 else 0.0
         return solver_route(self.m, self.k, True, True, mean) == "smo"
     def fit(self, S, below=-np.inf, above=np.inf, alpha0=None, tol=None, dual=None):
@@ -505,8 +516,15 @@ class _Search:
     def tighten(self, alpha):
         "New multipliers: the open swaps' bounds up to date, the settled ones out."
         o = self.open_
-        self.Lf[o] = np.maximum(self.Lf[o], self.bd.lb_at(self.R.T @ (self.y * alpha), alpha.sum(), o))
+        self.Lf[o] = np.maximum(self.Lf[o], self.bd.lb_at(self._v(alpha, o), alpha.sum(), o))
         self.open_ = o[(self.Lf[o] < self.thr) & ~self.Ff[o]]
+    def _v(self, alpha, o):
+        "$R^\\top Y\\alpha$ where the bounds of the swaps o read it: on A and the terms they bring in (all of it if many)."
+        ya = self.y * alpha
+        need = self.bd.inA.copy(); need[o % self.d] = True; J = np.flatnonzero(need)
+        if 3 * J.size >= self.d or not self.R.flags.c_contiguous: return self.R.T @ ya   # (BLAS: faster on most terms)
+        v = np.zeros(self.d); _rty_at(self.R, ya, J, v)
+        return v
     def a_dual(self):
         "A's dual, started from the current multipliers (built on first use)."
         if self.dual is None: self.dual = SupportDual(self.G, self.R, self.y, self.C, self.A, self.cur.alpha, self.bd.Linv)
@@ -680,9 +698,11 @@ def swap_refined_fit(G, R, y, # G (d, d), features (m, d), labels ±1
     z, c, mult, ok = res.z, float(res.c), res.mult, bool(swap["passed"])
     F = lambda z, c: primal_objective(G, R, y, C, z, c, loss=loss)
     c = exact_intercept(G, R, y, C, z, c, loss)                   # (see Algorithm 1's end)
-    c_feas = best_intercept(np.zeros(R.shape[0]), y, C, loss)
-    worse = not ok and F(np.zeros(d), c_feas) < F(z, c) - 1e-6 * abs(F(z, c))   # a stopped search may end above it
-    if worse: z, c = np.zeros(d), c_feas
+    worse = False
+    if not ok:                                                    # a stopped search may end above the best constant
+        c_feas, F_zc = best_intercept(np.zeros(R.shape[0]), y, C, loss), F(z, c)
+        worse = F(np.zeros(d), c_feas) < F_zc - 1e-6 * abs(F_zc)
+        if worse: z, c = np.zeros(d), c_feas
     cert = lu_zhang_certificate(G, R, y, C, z, c, res.support, mult, loss)
     ok = ok and bool(cert["passed"])               # swaps judged by restricted fits that missed their optimum certify nothing
     cause = []

@@ -89,6 +89,7 @@ def test_a_factorisation_beyond_max_time_is_refused(monkeypatch, name, rate, mes
 def test_qsvm_refuses_a_factorisation_beyond_memory(monkeypatch):
     from l0qsvm import QSVM, hinge_solvers
     monkeypatch.setattr(hinge_solvers, "_available_memory", lambda: 1e5, raising=False)
+    monkeypatch.setattr(hinge_solvers, "_MEM_CHECK_FROM", 0, raising=False)   # (d = 65: below the size it checks)
     X, y = _qsvm_data(60, 10)
     with pytest.raises(ValueError, match=r"need about .* GiB, more than .* available.*fewer features"):
         QSVM().fit(X, y)
