@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
+from scipy.linalg.blas import dtrmm
 from scipy.linalg.lapack import dtrtri
 
 from numba import njit
@@ -240,7 +241,7 @@ class SupportDual:
         self.A = A = np.asarray(A); m = R.shape[0]
         self.Linv = _tri_inv(np.linalg.cholesky(G[np.ix_(A, A)])) if Linv is None else Linv
         self.R, self.y, self.RA = R, y, np.ascontiguousarray(R[:, A])
-        self.VA = np.ascontiguousarray(y[:, None] * (self.RA @ self.Linv.T))
+        self.VA = dtrmm(1.0, self.Linv, self.RA.T, lower=1).T * y[:, None]   # Y R_A L^-T (L^-1 triangular: half a product)
         self.Q = LowRankQ(self.VA); self.cols = self.Q._columns()
         self.C = np.array(np.broadcast_to(np.asarray(C, dtype=np.float64), (m,)))   # (writable: one signature)
         self.dA = np.einsum("ij,ij->i", self.VA, self.VA)
@@ -507,6 +508,7 @@ class _Search:
     def bounds(self):
         "The bounds of every swap from the current multipliers (the maximum with the earlier ones on the same support)."
         v, asum = self.R.T @ (self.y * self.cur.alpha), self.cur.alpha.sum()
+        self.v_cur = (self.cur.alpha, v)                  # (R^T Y alpha of the current fit: the question loop starts there)
         new = np.ascontiguousarray(self.bd.lb(v, asum))
         if self.LB is None: self.LB, self.fitted = new, np.zeros(new.shape, bool)
         else: self.LB = np.maximum(self.LB, new)
@@ -842,7 +844,9 @@ def _ask_loop(s, failed, max_failed):
     "The compiled loop `_ask_swaps` on A's dual: (code, \"no\" answers, the swap f of code 2/3, its result)."
     D, stop = s.a_dual(), (1 << 60) if max_failed is None else max_failed
     s.count[0] = failed
-    code, n_open, f, LB, steps = _ask_swaps(D.S, D.cols, D.dl, s.bd.t, s.R.T @ (s.y * s.cur.alpha),
+    a0, v0 = s.v_cur
+    if a0 is not s.cur.alpha: v0 = s.R.T @ (s.y * s.cur.alpha)
+    code, n_open, f, LB, steps = _ask_swaps(D.S, D.cols, D.dl, s.bd.t, v0,
                                             s.Gdiag, s.Lf, s.Ff, s.open_, s.open_.size, s.thr,
                                             s.count, np.array([float(stop), 32.0, float(s.k**2)]), _POLISH,
                                             smo_budget(s.m, s.k, True))
