@@ -40,6 +40,17 @@ class QuadraticFit:
     cause: str = ""                    # when not converged: which solver stopped, at which cap, with which violation
     swap: dict | None = None           # L0 with refine="swap": the swap certificate (06a_swap)
 
+def _surface_parts(G, R, z): # -> (R z, z^T G z)
+    "The decision values without intercept and the quadratic term of z: O(m k + k^2) for a sparse z (the l0 models)."
+    nz = np.flatnonzero(z)
+    if 4 * nz.size < z.size: zn = z[nz]; return R[:, nz] @ zn, float(zn @ G[np.ix_(nz, nz)] @ zn)
+    return R @ z, float(z @ G @ z)
+
+def _loss_sum(f, y, C, c, loss): # -> sum_i C_i H(1 - y_i (f_i + c))
+    "The loss part of F at decision values f + c."
+    t = 1.0 - y * (f + c)
+    return float(np.sum(C * (np.maximum(t, 0.0) if loss == "hinge" else t**2)))
+
 def primal_objective(G, R, y, # G (d, d), features R (m, d), labels (m,)
                      C,       # loss weight (scalar or (m,))
                      z, c,    # the surface: z (d,), intercept c
@@ -48,13 +59,8 @@ def primal_objective(G, R, y, # G (d, d), features R (m, d), labels (m,)
                      lam:float=0.0 # optional l1 weight on hvec(W)
                     )->float: # F(z, c)
     "The primal objective $F(z, c)$ shared by every model in this package."
-    nz = np.flatnonzero(z)
-    if 4 * nz.size < z.size:                             # a sparse z (the l0 models): O(m k + k^2), not O(m d + d^2)
-        zn = z[nz]; f, quad = R[:, nz] @ zn, zn @ G[np.ix_(nz, nz)] @ zn
-    else: f, quad = R @ z, z @ G @ z
-    t = 1.0 - y * (f + c)
-    H = np.maximum(t, 0.0) if loss == "hinge" else t**2
-    F = 0.5 * quad + np.sum(C * H)
+    f, quad = _surface_parts(G, R, z)
+    F = 0.5 * quad + _loss_sum(f, y, C, c, loss)
     if rho: F += 0.5 * rho * np.sum((z - (0.0 if u is None else u))**2)
     if lam: F += lam * np.abs(z[:-n_features_from_params(z.size)]).sum()
     return float(F)
@@ -240,13 +246,8 @@ def exact_intercept(G, R, y, C, # G (d, d), features (m, d), labels ±1, loss we
                     loss:str="hinge" # "hinge" or "squared"
                    )->float: # `best_intercept` of z, unless it is worse than c beyond round-off
     "The intercept a fit of $z$ ends with: where every multiplier sits at a bound a solver's $c$ is any point of an interval of optimal intercepts, and `best_intercept` gives its midpoint."
-    nz = np.flatnonzero(z); sparse = 4 * nz.size < z.size      # (as in `primal_objective`: one product with R)
-    f = R[:, nz] @ z[nz] if sparse else R @ z
-    half_quad = 0.5 * float(z[nz] @ G[np.ix_(nz, nz)] @ z[nz] if sparse else z @ G @ z)
-    w = np.broadcast_to(np.asarray(C, dtype=float), f.shape)
-    def F(c_):                                                 # F(z, c_), from f
-        t = 1.0 - y * (f + c_)
-        return half_quad + float(np.sum(w * (np.maximum(t, 0.0) if loss == "hinge" else t**2)))
+    f, quad = _surface_parts(G, R, z)                          # (one product with R for both intercepts)
+    F = lambda c_: 0.5 * quad + _loss_sum(f, y, C, c_, loss)
     cb = best_intercept(f, y, C, loss); Fc = F(c)
     return cb if F(cb) <= Fc + 1e-12 * abs(Fc) else float(c)
 
