@@ -451,9 +451,11 @@ def check_gram_cost(m:int, n:int, # samples and input features (d = n(n+3)/2 ter
     left = deadline - time.perf_counter()
     factor = cubic * d**3 / _eigh_rate() if d >= _COST_MIN_D else 0.0   # (G itself: timed below)
     sweep = cost[0] * t_features
-    if R is not None and cost[1] > 0:              # R^T R costs m d^2: timed on at most 2000 rows, scaled to m
-        s = min(m, 2000); t = time.perf_counter(); Rs = R[:s]; Rs.T @ Rs
-        sweep += cost[1] * (time.perf_counter() - t) * m / max(s, 1)
+    if R is not None and cost[1] > 0:              # R^T R costs m d^2: timed on at most 2000 rows and 1000 of its
+        s, c = min(m, 2000), min(d, 1000)           # columns (a d x c block, as a general product at twice the flops
+        Rs = R[:s]; block = np.array(Rs[:, :c])    # of the symmetric one), scaled to m rows and d columns
+        t = time.perf_counter(); Rs.T @ block
+        sweep += cost[1] * (time.perf_counter() - t) * m / max(s, 1) * d / (2 * max(c, 1))
     if factor + sweep > 2.0 * max(left, 0.0) + 1.0:
         parts = f"the {what} of the {d} x {d} matrix G" if factor >= sweep else f"the passes over the {m} x {d} features R"
         raise ValueError(f"{estimator}: {parts} and the rest of the fit take about {factor + sweep:.0f} s here that no "

@@ -137,7 +137,9 @@ def test_ctrl_c_during_a_download_leaves_nothing(fresh, server, tmp_path):
     Handler.stalled.clear()
     env = {**os.environ, "L0QSVM_DATA_URL": f"{server}/stall/"}
     proc = subprocess.Popen([sys.executable, "-c", "from l0qsvm.datasets import fetch_dataset; fetch_dataset('sonar')"],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            # a shell's background job ignores SIGINT, and a child inherits that: Ctrl-C's default back
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert Handler.stalled.wait(60), "the download never started"
         time.sleep(0.5)
@@ -218,6 +220,7 @@ def cli(args, env, cwd):
                            *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_l0qsvm_data_fetches_every_file_from_a_local_http_server(tmp_path):
     "`l0qsvm data` on a new machine, against `python -m http.server --bind 127.0.0.1` serving the data folder."
     with socket.socket() as s:

@@ -14,6 +14,7 @@ def cluster():
         yield c
 
 
+@pytest.mark.slow
 def test_local_two_worker_cluster_matches_in_process(cluster, tmp_path):
     kw = dict(n_configs=3, n_folds=2, seed=0)
     datasets, models = ["iris", "wine"], ["qsvm", "l0-qsvm"]

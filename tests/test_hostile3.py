@@ -46,6 +46,7 @@ def test_l1qsvm_stopped_by_its_deadline_is_not_converged(tall):
     assert warned and "max_time" in str(warned[0].message)
 
 
+@pytest.mark.slow
 def test_l1qsvm_without_a_deadline_is_converged_at_the_reference_optimum(tall):
     X, y = tall
     fit = fit_l1qsvm(X, y, 1.0, 1.0, tol=1e-7)

@@ -41,9 +41,18 @@ def test_final_refresh_after_the_deadline_is_bounded(monkeypatch):
     X, y = _problem(m, seed=1)
     monkeypatch.setattr(smo, "_BLOCK", 10 * m, raising=False)
     monkeypatch.setattr(smo, "_GRACE", 0.0, raising=False)
+    steps = 250                                   # the deadline: how long this machine takes to 400 support vectors
+    smo_solve(KernelQ(X, y, gamma=2.0, cache_mb=0.5), -np.ones(m), y, 100.0, max_iter=10, deadline=time.perf_counter() + 60,
+              callback=lambda it, gap: None)      # (compiled first, so that the timing below excludes it)
+    while True:
+        t = time.perf_counter()
+        probe = smo_solve(KernelQ(X, y, gamma=2.0, cache_mb=0.5), -np.ones(m), y, 100.0, tol=1e-12, max_iter=steps)
+        took = time.perf_counter() - t
+        if int((probe.alpha > 0).sum()) >= 400 or steps > 10**6: break
+        steps *= 2
     Q = KernelQ(X, y, gamma=2.0, cache_mb=0.5)                          # a small cache: a refresh recomputes columns
     seen = []
-    res = smo_solve(Q, -np.ones(m), y, 100.0, tol=1e-12, deadline=time.perf_counter() + 0.05,
+    res = smo_solve(Q, -np.ones(m), y, 100.0, tol=1e-12, deadline=time.perf_counter() + took,
                     callback=lambda it, gap: seen.append(Q.cache_stats()["kernel_values"]))
     assert res.status == "deadline" and not res.converged and np.isfinite(res.gap) and np.isfinite(res.bias)
     n_support = int((res.alpha > 0).sum())

@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -50,6 +52,7 @@ def test_readme_is_generated_from_index():
     assert res.returncode == 0, res.stdout + res.stderr
 
 
+@pytest.mark.slow                  # (CI runs README command 1 itself, just before the tests)
 def test_console_command_runs_main_job(tmp_path):
     "The README's main job runs (in a scratch folder: it writes its results where it is run)."
     install = readme_commands()[0]

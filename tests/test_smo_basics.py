@@ -85,6 +85,7 @@ def test_solver_order_and_cache_rows(seed):
         np.testing.assert_allclose(op.column(j), Q[j], atol=1e-14)
 
 
+@pytest.mark.slow
 def test_float32_columns_close_to_float64():
     "float32 columns (LIBSVM's storage) give the same objective to ~1e-6 relative at LIBSVM's tolerance."
     rng = np.random.default_rng(3)

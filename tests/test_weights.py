@@ -325,7 +325,7 @@ def test_peers_integer_weights_equal_repeated_rows(estimator, classes):
     summed = np.zeros((len(a.intercept_), len(w)))                   # b's coefficients summed over the copies
     for s in range(len(a.intercept_)): np.add.at(summed[s], owner[b.support_], b.dual_coef_[s])
     full = np.zeros_like(summed); full[:, a.support_] = a.dual_coef_
-    assert _rel(full, summed) <= 1e-8
+    assert _rel(full, summed) <= 1e-7                                 # (the coefficients: less well conditioned than f)
     assert not np.isin(np.flatnonzero(w == 0), a.support_).any()
     if isinstance(estimator, IVM):
         assert [set(i) for i in a.imports_] == [set(owner[i]) for i in b.imports_]
