@@ -7,8 +7,9 @@ behind without `__init__.py`, and Python imported it as a namespace package ahea
 a per-user folder (`l0qsvm.smo.numba_cache_dir`), so the installed package is never written to.
 
 These tests build a throw-away virtual environment that sees this environment's dependencies through a `.pth` file
-(no download), install a copy of the repository into it, and run code there with a fresh home folder. Each compiles
-the SMO solver once, so they are marked slow; `.ci/run` runs them explicitly after the README's commands.
+(no download), install a copy of the repository into it once (building it compiles the solvers), and run code there,
+each test with a fresh home folder. They take minutes, so they are marked slow; `.ci/run` runs them explicitly after
+the README's commands.
 """
 import os
 import shutil
@@ -39,12 +40,11 @@ def _copy_repo(dest):
     return dest
 
 
-@pytest.fixture
-def sandbox():
-    """(python, site-packages, env, run, pip, base) of a new venv that sees this environment's packages.
-
-    `run` executes code in the venv with a fresh home folder, from a neutral working folder.
-    """
+@pytest.fixture(scope="module")
+def installed():
+    """(python, site-packages, base, pip) of a new venv that sees this environment's packages, with `pip install .` of
+    a copy of the repository done once: building it compiles the solvers (most of these tests' time), so the tests
+    below share it. The last one installs over it (`pip install -e .`)."""
     base = Path(tempfile.mkdtemp(prefix="l0qsvm-install-")); base.chmod(0o755)
     venv = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
@@ -52,13 +52,7 @@ def sandbox():
     site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                                capture_output=True, text=True, check=True).stdout.strip())
     (site / "_parent_env.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")  # dependencies, not l0qsvm itself
-    home, tmp, work = base / "home", base / "tmp", base / "elsewhere"
-    for folder in (home, tmp, work): folder.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "XDG_CACHE_HOME", "PYTHONPATH")}
-    env.update(HOME=str(home), TMPDIR=str(tmp), MPLBACKEND="Agg")
-
-    def run(*args):
-        return subprocess.run([str(python), *args], capture_output=True, text=True, env=env, cwd=work)
 
     def pip(*args):
         res = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-deps",
@@ -66,10 +60,31 @@ def sandbox():
                              cwd=base)
         assert res.returncode == 0, res.stdout + res.stderr
     try:
-        yield python, site, env, run, pip, base
+        pip(str(_copy_repo(base / "clone")))
+        yield python, site, base, pip
     finally:
         _make_writable(base)
         shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture
+def sandbox(installed, tmp_path):
+    """(python, site-packages, env, run, pip, base): the shared install, run with a fresh home folder of its own.
+
+    `run` executes code in the venv with that home folder, from a neutral working folder.
+    """
+    python, site, base, pip = installed
+    home, tmp, work = tmp_path / "home", tmp_path / "tmp", tmp_path / "elsewhere"
+    for folder in (home, tmp, work): folder.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "XDG_CACHE_HOME", "PYTHONPATH")}
+    env.update(HOME=str(home), TMPDIR=str(tmp), MPLBACKEND="Agg")
+
+    def run(*args):
+        return subprocess.run([str(python), *args], capture_output=True, text=True, env=env, cwd=work)
+    try:
+        yield python, site, env, run, pip, base
+    finally:
+        _make_writable(tmp_path)
 
 
 ROOT_USER = hasattr(os, "geteuid") and os.geteuid() == 0
@@ -119,7 +134,6 @@ print(len(compiled), sorted(set(compiled)))
 def test_installed_package_carries_its_compiled_code(sandbox):
     "`pip install .` compiles the solvers into the package: a fresh process with an empty cache compiles nothing."
     python, site, env, run, pip, base = sandbox
-    pip(str(_copy_repo(base / "clone")))
     shipped = sorted(p.name for p in (site / "l0qsvm" / "_compiled").iterdir())
     assert any(n.startswith("smo._solve-") and n.endswith(".nbi") for n in shipped), shipped
     res = run("-c", FIRST_FIT_COMPILES)
@@ -128,28 +142,15 @@ def test_installed_package_carries_its_compiled_code(sandbox):
     assert _numba_files(Path(env["HOME"]) / ".cache" / "l0qsvm"), "the shipped code did not reach the user's cache"
 
 
-def test_regular_install_then_editable_install_imports(sandbox):
-    python, site, env, run, pip, base = sandbox
-    clone = _copy_repo(base / "clone")
-    pip(str(clone))                                         # pip install .
-    res = run("-c", FIT)                                    # ... && (a short main job)
-    assert res.returncode == 0, res.stderr
-    assert Path(res.stdout.strip()).is_relative_to(site)
-    in_package, per_user = _numba_files(site / "l0qsvm"), _numba_files(Path(env["HOME"]) / ".cache" / "l0qsvm")
-    pip("-e", str(clone))                                   # pip install -e . (over the regular install)
-    res = run("-c", "from l0qsvm import QSVM, L0QSVM; import l0qsvm; print(l0qsvm.__file__)")
-    assert res.returncode == 0, res.stderr                  # was: ImportError ... (unknown location)
-    assert Path(res.stdout.strip()).is_relative_to(clone)
-    assert not (site / "l0qsvm").exists(), f"left behind: {sorted(p.name for p in (site / 'l0qsvm').rglob('*'))}"
-    assert in_package == [], "numba wrote its cache inside the installed package"
-    assert per_user, "the per-user cache folder was not used"
-
-
 def test_read_only_install_fits(sandbox):
     python, site, env, run, pip, base = sandbox
-    pip(str(_copy_repo(base / "clone")))
     package, home = site / "l0qsvm", Path(env["HOME"])
     _make_read_only(package)
+    try: _read_only_fits(package, home, env, run)
+    finally: _make_writable(package)
+
+
+def _read_only_fits(package, home, env, run):
     res = run("-c", FIT)
     assert res.returncode == 0, res.stderr
     assert _numba_files(home / ".cache" / "l0qsvm"), "the per-user cache folder was not used"
@@ -174,3 +175,20 @@ def test_build_compiles_when_the_dependencies_come_through_pythonpath(tmp_path):
     assert res.returncode == 0, res.stderr
     shipped = [p.name for p in (out / "l0qsvm" / "_compiled").glob("smo._solve-*.nbi")]
     assert shipped, res.stdout + res.stderr
+
+
+def test_regular_install_then_editable_install_imports(sandbox):
+    "The last test of the shared install: `pip install -e .` over it (the issue 7 sequence)."
+    python, site, env, run, pip, base = sandbox
+    clone = base / "clone"                                  # pip install . (done by the fixture)
+    res = run("-c", FIT)                                    # ... && (a short main job)
+    assert res.returncode == 0, res.stderr
+    assert Path(res.stdout.strip()).is_relative_to(site)
+    in_package, per_user = _numba_files(site / "l0qsvm"), _numba_files(Path(env["HOME"]) / ".cache" / "l0qsvm")
+    pip("-e", str(clone))                                   # pip install -e . (over the regular install)
+    res = run("-c", "from l0qsvm import QSVM, L0QSVM; import l0qsvm; print(l0qsvm.__file__)")
+    assert res.returncode == 0, res.stderr                  # was: ImportError ... (unknown location)
+    assert Path(res.stdout.strip()).is_relative_to(clone)
+    assert not (site / "l0qsvm").exists(), f"left behind: {sorted(p.name for p in (site / 'l0qsvm').rglob('*'))}"
+    assert in_package == [], "numba wrote its cache inside the installed package"
+    assert per_user, "the per-user cache folder was not used"

@@ -422,6 +422,22 @@ def exporter():
     return HTMLExporter(config=c, template_name="site", extra_template_basedirs=[str(TOOLS / "docs_template")])
 
 
+_EXPORTER = None
+
+
+def render_page(job):
+    "nbconvert's HTML for one page: `job` is (notebook, the site's parts of the page, title). Runs in a worker."
+    global _EXPORTER
+    nb, site, title = job
+    if _EXPORTER is None: _EXPORTER = exporter()
+    root = site["root"]
+    _EXPORTER.require_js_url = f"{root}_static/requirejs/require.js"
+    _EXPORTER.widget_renderer_url = f"{root}_static/html-manager/dist/embed-amd.js"
+    _EXPORTER.mathjax_url = f"{root}_static/mathjax/MathJax.js?config={MATHJAX_CONFIG}"
+    body, _ = _EXPORTER.from_notebook_node(nb, resources={"site": site, "metadata": {"name": title}})
+    return body
+
+
 def build_site(cache, out):
     cfg = site_config()
     procd = {src: nbformat.read(cache / src, as_version=4) for src in project_inputs() if (cache / src).exists()}
@@ -436,9 +452,8 @@ def build_site(cache, out):
     site_title = cfg.get("website", {}).get("title", "")
     if out.exists(): shutil.rmtree(out)
     out.mkdir(parents=True)
-    exp = exporter()
     names = notebook_names(hrefs)
-    bodies = {}
+    jobs = []
     for i, src in enumerate(order):
         here = hrefs[src]
         root = _root(here)
@@ -448,15 +463,23 @@ def build_site(cache, out):
         nb.metadata["title"] = f"{titles[src]} – {site_title}" if site_title and titles[src] != site_title else titles[src]
         link_names(nb, links)
         quarto_cells(nb)
-        exp.require_js_url = f"{root}_static/requirejs/require.js"
-        exp.widget_renderer_url = f"{root}_static/html-manager/dist/embed-amd.js"
-        exp.mathjax_url = f"{root}_static/mathjax/MathJax.js?config={MATHJAX_CONFIG}"
         site = dict(root=root, nav=nav_html(tree, here, titles, hrefs), header=header_html(meta[src], links),
                     pager=pager_html(order, i, titles, hrefs), site_title=html.escape(site_title),
                     home=_rel(hrefs[order[0]], here))
-        body, _ = exp.from_notebook_node(nb, resources={"site": site, "metadata": {"name": titles[src]}})
-        bodies[here] = rewrite_links(body, here, hrefs, doc_url)
-        print(f"{src} -> {out.name}/{here}", flush=True)
+        jobs.append((nb, site, titles[src]))
+    # nbconvert's rendering is most of the build and each page is independent: one worker process per core. (The
+    # workers import this file as the module build_docs: nbdev's processing above ran an IPython shell, which
+    # replaced __main__.)
+    import concurrent.futures, multiprocessing
+    sys.path.insert(0, str(TOOLS))
+    from build_docs import render_page
+    with concurrent.futures.ProcessPoolExecutor(min(len(jobs), os.cpu_count() or 1) or 1,
+                                                mp_context=multiprocessing.get_context("spawn")) as pool:
+        bodies = {}
+        for src, body in zip(order, pool.map(render_page, jobs)):
+            here = hrefs[src]
+            bodies[here] = rewrite_links(body, here, hrefs, doc_url)
+            print(f"{src} -> {out.name}/{here}", flush=True)
     ids = {here: page_ids(body) for here, body in bodies.items()}
     for here, body in bodies.items():
         dest = out / here

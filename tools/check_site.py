@@ -10,7 +10,7 @@ Serves SITE on 127.0.0.1 (an http.server on a free port), opens every page liste
 - every image loaded (complete, with a natural width), and every link within the site leads to a file of the site;
 - every widget rendered, and every slider changes the figure it drives: the slider is moved with the keyboard to
   its last position (End) and to its first (Home), and the two screenshots of its figure must differ;
-- a full-page screenshot per page goes to SCREENSHOTS (default _site_screenshots/);
+- a full-page screenshot per page (JPEG) goes to SCREENSHOTS (default _site_screenshots/);
 - every public function and class of the package (each module's `__all__`, the modules listed in l0qsvm/_modidx.py)
   has its show_doc entry (a heading with its name as id) on the module's API reference page;
 - doc links: wherever the text names a public function, class or method of the package (the public names of
@@ -160,6 +160,7 @@ def doc_link_targets(site):
 
 
 @functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=None)
 def anchors(path):
     "The ids of the elements of the HTML file at `path` (empty if there is no such file)."
     import html, re
@@ -205,19 +206,16 @@ def missing_show_docs(site):
     return missing
 
 
-def check_site(site, screenshots, chromium="/usr/bin/chromium", only=()):
+def check_pages(base, site, entries, screenshots, chromium, targets):
+    "Open each page of `entries` in one headless Chromium and check it: (problems, one summary line per page, links)."
     from playwright.sync_api import sync_playwright
-    pages = json.loads((site / "pages.json").read_text(encoding="utf-8"))
-    pages = [p for p in pages if not only or any(o in p["page"] for o in only)]
-    screenshots.mkdir(parents=True, exist_ok=True)
-    problems, summary, total_links, linked_pages = [], [], 0, 0
-    targets = doc_link_targets(site)
-    with serve(site) as base, sync_playwright() as pw:
+    problems, summary, links = [], [], []
+    with sync_playwright() as pw:
         # Playwright starts the browser with a new empty profile (its own --user-data-dir) every time
         browser = pw.chromium.launch(executable_path=chromium, args=FLAGS)
         try:
             context = browser.new_context(viewport={"width": 1280, "height": 900})
-            for entry in pages:
+            for entry in entries:
                 name, errors, outside, failed = entry["page"], [], [], []
                 page = context.new_page()
                 page.route("**/*", lambda route: route.continue_() if local(route.request.url) else route.abort())
@@ -249,16 +247,39 @@ def check_site(site, screenshots, chromium="/usr/bin/chromium", only=()):
                 problems += [f"{name}: widget error: {e}" for e in w["errors"]]
                 n_sliders = check_sliders(page, name, problems)
                 problems += [f"{name}: JavaScript error: {e}" for e in errors]
-                shot = screenshots / (name.replace("/", "__").removesuffix(".html") + ".png")
-                page.screenshot(path=str(shot), full_page=True)
+                shot = screenshots / (name.replace("/", "__").removesuffix(".html") + ".jpg")
+                page.screenshot(path=str(shot), full_page=True, type="jpeg", quality=80)   # (PNG: a third slower)
                 n_img = page.evaluate("() => document.images.length")
                 summary.append(f"{name}: {n_img} images, {w['views']} widgets, {n_sliders} sliders moved, "
                                f"{n_links} doc links ({time.perf_counter() - t0:.1f} s)")
-                total_links += n_links; linked_pages += n_links > 0
+                links.append(n_links)
                 page.close()
         finally:
             browser.close()
-    summary.append(f"doc links: {total_links} on {linked_pages} of {len(pages)} pages "
+    return problems, summary, links
+
+
+def check_site(site, screenshots, chromium="/usr/bin/chromium", only=(), workers=3):
+    """Check every page of `site` (or those whose name holds one of `only`): (problems, summary lines).
+
+    Most of a page's time is spent waiting (for MathJax, the widgets, the network to fall idle), not computing, so
+    `workers` processes, each with its own browser, share the pages."""
+    import concurrent.futures, multiprocessing
+    pages = json.loads((site / "pages.json").read_text(encoding="utf-8"))
+    pages = [p for p in pages if not only or any(o in p["page"] for o in only)]
+    screenshots.mkdir(parents=True, exist_ok=True)
+    targets = doc_link_targets(site)
+    chunks = [pages[i::workers] for i in range(workers) if pages[i::workers]]
+    problems, rows, links = [], {}, []
+    with serve(site) as base, concurrent.futures.ProcessPoolExecutor(
+            len(chunks), mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(check_pages, base, site, chunk, screenshots, chromium, targets) for chunk in chunks]
+        for chunk, future in zip(chunks, futures):
+            more, lines, n = future.result()
+            problems += more; links += n
+            rows.update({entry["page"]: line for entry, line in zip(chunk, lines)})
+    summary = [rows[p["page"]] for p in pages]
+    summary.append(f"doc links: {sum(links)} on {sum(n > 0 for n in links)} of {len(pages)} pages "
                    f"(links to the public names and notebooks that the text names)")
     return problems, summary
 
@@ -269,12 +290,13 @@ def main(argv=None):
     ap.add_argument("--screenshots", default=str(ROOT / "_site_screenshots"))
     ap.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
     ap.add_argument("--only", nargs="*", default=(), help="substrings of the pages to check")
+    ap.add_argument("--workers", type=int, default=3, help="browsers checking pages side by side (default 3)")
     args = ap.parse_args(argv)
     site = Path(args.site).resolve()
     if not (site / "pages.json").exists(): sys.exit(f"{site}/pages.json not found: build the site first")
     t0 = time.perf_counter()
     problems = [f"no show_doc entry: {name}" for name in missing_show_docs(site)] if not args.only else []
-    more, summary = check_site(site, Path(args.screenshots).resolve(), args.chromium, args.only)
+    more, summary = check_site(site, Path(args.screenshots).resolve(), args.chromium, args.only, args.workers)
     problems += more
     print("\n".join(summary))
     if problems:
