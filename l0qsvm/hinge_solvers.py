@@ -293,7 +293,7 @@ def solve_hinge_primal(spec:SpectralGram, y, # labels ±1, (m,) (the spectral de
                        rcond=0.0 if rho else spec.rcond)   # rho > 0: M is positive definite, no null space to detect
     z, c = r.w, r.c
     pl, _ = hinge_dual_linear(spec, y, rho, u)
-    Va = (y * r.alpha) @ (spec.RU * np.sqrt(shifted_inverse(spec, rho)))
+    Va = ((y * r.alpha) @ R @ spec.U) * np.sqrt(shifted_inverse(spec, rho))   # (y alpha)^T R U diag: O(md), not RU
     ok = ip_accepted(r)
     res = HingeSolve(r.alpha, c, float(0.5 * Va @ Va + pl @ r.alpha), r.gap, r.n_iter, ok, "converged" if ok else r.status)
     return z, c, np.maximum(0.0, 1.0 - y * (R @ z + c)), res
@@ -363,7 +363,7 @@ def solve_hinge(spec:SpectralGram, y, # labels ±1, (m,)
     if route == "primal":
         return (*solve_hinge_primal(spec, y, C, rho, u, tol=primal_tol, max_iter=max_iter, deadline=deadline), "primal")
     if route != "dual": raise ValueError(f"route must be 'dual' or 'primal', got {route!r}")
-    cap = smo_budget(*spec.RU.shape) if max_iter is None else max_iter
+    cap = smo_budget(*spec.R.shape) if max_iter is None else max_iter
     z, c, xi, res = solve_hinge_subproblem(spec, y, C, rho, u, Q=Q, alpha0=alpha0, tol=tol, max_iter=cap, deadline=deadline)
     if res.status != "max_iter" or max_iter is not None: return z, c, xi, res, "dual"
     return (*solve_hinge_primal(spec, y, C, rho, u, tol=primal_tol, x0=np.r_[z, c], deadline=deadline), "dual>primal")

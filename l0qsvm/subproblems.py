@@ -8,6 +8,7 @@ __all__ = ['QuadraticFit', 'primal_objective', 'qsvm_primal_cvxopt', 'cached_eig
            'best_intercept', 'exact_intercept']
 
 # %% ../nbs/04_subproblems.ipynb #d34c1d14
+import functools
 import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -142,11 +143,15 @@ class SpectralGram:
     "$G = U\\,\\mathrm{diag}(\\kappa)\\,U^\\top$ and the rotated features $\\tilde R = RU$, computed once per fit."
     eigvals: np.ndarray   # (d,) κ_j, the eigenvalues of G (of N G N when scaled), those below rcond * max set to 0
     U: np.ndarray     # (d, d) orthonormal eigenvectors; when scaled, N times them (G^+ = U diag(1/κ) U^T still holds)
-    RU: np.ndarray    # (m, d) rotated features R U
     rcond: float
     scale: np.ndarray | None = None   # the diagonal T of the Jacobi scaling, or None (then U is orthonormal)
     G: np.ndarray | None = None       # (d, d) G itself and (m, d) the features R, kept (not copied) for the primal
     R: np.ndarray | None = None       # route, which works in the original coordinates
+
+    @functools.cached_property
+    def RU(self)->np.ndarray: # (m, d) rotated features R U
+        "The rotated features $\\tilde R = RU$, an $O(md^2)$ product made on first use (the primal route never needs it)."
+        return self.R @ self.U
 
 def spectral_gram(G, # (d, d) positive semidefinite
                   R, # (m, d) features
@@ -162,7 +167,7 @@ def spectral_gram(G, # (d, d) positive semidefinite
     eigvals, U = cached_eigh(G)
     eigvals = np.where(eigvals > rcond * max(eigvals.max(), 0.0), eigvals, 0.0)
     if T is not None: U = T[:, None] * U
-    return SpectralGram(eigvals, U, R @ U, rcond, T, G0, R)
+    return SpectralGram(eigvals, U, rcond, T, G0, R)
 
 def _shift_ok(spec, rho):
     "A scaled decomposition serves rho = 0 only: (TGT + rho T^2) has other eigenvectors than TGT."
@@ -181,7 +186,7 @@ def hinge_dual_linear(spec:SpectralGram, y, # labels ±1, (m,)
                       rho:float=0.0, u=None # penalty weight and sparse point (None: no penalty term)
                      )->tuple: # (p, const): the linear term and constant of D_alpha
     "$p = -\\mathbf 1 + \\rho\\,YR(G+\\rho I)^+u$ and const $= \\tfrac{\\rho^2}{2}u^\\top(G+\\rho I)^+u$: the part of $D_\\alpha$ that moves with $u$."
-    p = -np.ones(spec.RU.shape[0])
+    p = -np.ones(len(y))
     if not rho or u is None: return p, 0.0
     dinv = shifted_inverse(spec, rho)
     Utu = sparse_Ut(spec.U, u)
