@@ -8,7 +8,6 @@ __all__ = ['QuadraticFit', 'primal_objective', 'qsvm_primal_cvxopt', 'cached_eig
            'best_intercept', 'exact_intercept']
 
 # %% ../nbs/04_subproblems.ipynb #d34c1d14
-import functools
 import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -147,11 +146,12 @@ class SpectralGram:
     scale: np.ndarray | None = None   # the diagonal T of the Jacobi scaling, or None (then U is orthonormal)
     G: np.ndarray | None = None       # (d, d) G itself and (m, d) the features R, kept (not copied) for the primal
     R: np.ndarray | None = None       # route, which works in the original coordinates
+    # RU, (m, d): the rotated features R U, an O(md^2) product made on first use (the primal route never needs it)
 
-    @functools.cached_property
-    def RU(self)->np.ndarray: # (m, d) rotated features R U
-        "The rotated features $\\tilde R = RU$, an $O(md^2)$ product made on first use (the primal route never needs it)."
-        return self.R @ self.U
+    def __getattr__(self, name): # called only for an attribute the instance lacks: RU before its first use
+        if name != "RU": raise AttributeError(f"'SpectralGram' object has no attribute {name!r}")
+        self.RU = self.R @ self.U
+        return self.RU
 
 def spectral_gram(G, # (d, d) positive semidefinite
                   R, # (m, d) features
