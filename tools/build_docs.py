@@ -468,10 +468,9 @@ def build_site(cache, out):
                     home=_rel(hrefs[order[0]], here))
         jobs.append((nb, site, titles[src]))
     # nbconvert's rendering is most of the build and each page is independent: one worker process per core. (The
-    # workers import this file as the module build_docs: nbdev's processing above ran an IPython shell, which
-    # replaced __main__.)
+    # workers import this file as the module build_docs, on the sys.path main() set: nbdev's processing above ran an
+    # IPython shell, which replaced __main__.)
     import concurrent.futures, multiprocessing
-    sys.path.insert(0, str(TOOLS))
     from build_docs import render_page
     with concurrent.futures.ProcessPoolExecutor(min(len(jobs), os.cpu_count() or 1) or 1,
                                                 mp_context=multiprocessing.get_context("spawn")) as pool:
