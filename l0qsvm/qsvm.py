@@ -18,7 +18,7 @@ from cvxopt import solvers
 from .features import quadratic_features, gram_matrix, n_features_from_params
 from .smo import smo_solve, check_labels, LowRankQ
 from .subproblems import (QuadraticFit, primal_objective, best_intercept, spectral_gram, cached_eigh, sparse_Ut,
-                                shifted_inverse, hinge_dual_matrix, _EIG_RCOND)
+                                shifted_inverse, hinge_dual_matrix, _loss_sum, _EIG_RCOND)
 from .hinge_solvers import (solve_hinge_ip, pinv_factor, solver_route, smo_budget, choose_route, solve_hinge,
                                   blas_threads, weighted_problem, budgeted_features, _hinge_cause, _FEW_TERMS, _L1_CHOL_FLOPS,
                                   _L1_COST)
@@ -210,7 +210,7 @@ def signed_support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
         if r.status not in ("converged", "stalled", "deadline") and q > 0 and alpha0 is not None:
             return signed_support_fit(G, R, y, C, lam, S, s, alpha0=alpha0, tol=tol, route="dual", deadline=deadline)
         zS = np.linalg.lstsq(GS, RS.T @ (y * r.alpha) - ls, rcond=None)[0]   # stationary on S with the multipliers
-        F = lambda zz, cc=r.c: 0.5 * zz @ GS @ zz + ls @ zz + float(np.sum(C * np.maximum(0.0, 1.0 - y * (RS @ zz + cc))))
+        F = lambda zz, cc=r.c: 0.5 * zz @ GS @ zz + ls @ zz + _loss_sum(RS @ zz, y, C, cc, "hinge")
         if not F(zS) <= r.UB + 1e-7 * max(1.0, abs(r.UB)): zS = r.w        # degenerate: keep the primal point
         cS = best_intercept(RS @ zS, y, C)                                   # the exact intercept of z_S
         return zS, (cS if F(zS, cS) <= F(zS) + 1e-12 * abs(F(zS)) else r.c), r.alpha, r.status in ("converged", "stalled")

@@ -20,7 +20,7 @@ from numba import njit
 from .features import gram_matrix
 from .penalty import _check_arguments, lu_zhang_certificate, penalty_decomposition
 from .smo import _BRACKET_EVERY, TAU, LowRankQ, _new_state, _solve, check_labels
-from .subproblems import _EIG_RCOND, best_intercept, exact_intercept, primal_objective, QuadraticFit
+from .subproblems import _EIG_RCOND, _loss_sum, best_intercept, exact_intercept, primal_objective, QuadraticFit
 from .hinge_solvers import (_chol_solve, smo_budget, solve_hinge_ip, solver_route, _FEW_TERMS, blas_threads,
                                   weighted_problem, budgeted_features)
 from .qsvm import squared_moments
@@ -279,7 +279,7 @@ class SupportDual:
         t = self.VA.T @ a                                 # z = L^-T V_A^T a, R_A z = Y Q_A a, z^T G_AA z = t^T t
         f = self.y * self.fA
         c = float(best_intercept(f, self.y, self.C))
-        UB = 0.5 * t @ t + float(np.sum(self.C * np.maximum(0.0, 1.0 - self.y * (f + c))))
+        UB = 0.5 * t @ t + _loss_sum(f, self.y, self.C, c, "hinge")
         status = "below" if dec == 1 else "converged" if gap < max(tol, polish) else "max_iter"
         return SupportFit(self.Linv.T @ t, c, a, UB, LB, status, steps, self)
 
@@ -288,7 +288,7 @@ def point_of(G, R, y, C, S, alpha, P=None): # P: (G_SS)^-1 if at hand (`SwapBoun
     RS = R[:, S]; b = RS.T @ (y * alpha)
     z = np.linalg.solve(G[np.ix_(S, S)], b) if P is None else P @ b
     f = RS @ z; c = float(best_intercept(f, y, C))
-    return z, c, 0.5 * z @ b + float(np.sum(C * np.maximum(0.0, 1.0 - y * (f + c))))   # 1/2 z^T G_SS z = 1/2 z^T b
+    return z, c, 0.5 * z @ b + _loss_sum(f, y, C, c, "hinge")   # 1/2 z^T G_SS z = 1/2 z^T b
 
 def support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
                 C, # loss weight (scalar or (m,))
