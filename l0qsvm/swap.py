@@ -29,7 +29,7 @@ from .qsvm import squared_moments
 # %% ../nbs/06a_swap.ipynb #d9a1e7e4
 SWAP_RTOL = 1e-5      # the certificate's tolerance: a swap must lower F by more than SWAP_RTOL max(1, |F|) to count
 _POLISH = 1e-5        # an accepted swap's SMO run goes on to this violation: its multipliers then bound the new support
-_ASCENT_STEPS = 20    # projected-gradient steps per question where no SMO applies (and for every batch first)
+_ASCENT_STEPS = 20    # projected-gradient steps per question where SMO does not answer (single swaps and batches)
 _SHRINK_EVERY = 50    # SMO steps between shrinkings in the search's fits (warm: most multipliers sit at a bound for good)
 
 # %% ../nbs/06a_swap.ipynb #bb120d98
@@ -574,10 +574,11 @@ def _ask_support(s, S):
     except np.linalg.LinAlgError: LS = None
     dg = None if LS is None else np.diag(LS)
     smo = LS is not None and s.smo_answers() and dg.min() > 1e-7 * dg.max()   # (G_SS well conditioned)
-    if LS is not None and s.fast:                  # a cheap "no" first (half the steps where SMO answers next)
-        res = dual_ascent(s.G, s.R, s.y, s.C, S, s.cur.alpha, s.thr, _ASCENT_STEPS // (2 if smo else 1), L=LS)
-        if res is not None and res.status == "above": s.n_fits += 1; return res, LS
-    if not smo: return s.fit(S, s.thr, s.thr, alpha0=s.cur.alpha), LS
+    if not smo:
+        if LS is not None and s.fast:              # a cheap "no" first
+            res = dual_ascent(s.G, s.R, s.y, s.C, S, s.cur.alpha, s.thr, _ASCENT_STEPS, L=LS)
+            if res.status == "above": s.n_fits += 1; return res, LS
+        return s.fit(S, s.thr, s.thr, alpha0=s.cur.alpha), LS
     s.n_fits += 1
     dual = SupportDual(s.G, s.R, s.y, s.C, S, s.cur.alpha, _tri_inv(LS))
     res = dual.fit(_POLISH, s.thr, s.thr, polish=_POLISH, cap=smo_budget(s.m, s.k, True))
