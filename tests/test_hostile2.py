@@ -352,9 +352,25 @@ def test_ctrl_c_is_one_line_and_leaks_nothing(tmp_path):
         _, err = p.communicate(timeout=60)
     finally:
         if p.poll() is None: os.killpg(p.pid, signal.SIGKILL)
-    err = err.decode()
+    err = err.decode()                    # its end: loky's resource tracker (which holds stderr too) has exited
     assert p.returncode == 130, err
-    assert err == f"l0qsvm reproduce: interrupted; the finished fits are in {out}; the same command resumes the run\n", err
+    line = f"l0qsvm reproduce: interrupted; the finished fits are in {out}; the same command resumes the run\n"
+    assert err.startswith(line), err
+    assert ALREADY_REMOVED.fullmatch(err[len(line):]), err
+    if Path("/dev/shm").is_dir():         # Linux: the run's named semaphores are files there; none is left behind
+        assert not list(Path("/dev/shm").glob(f"sem.loky-{p.pid}-*"))
+
+
+# The one exception to "one line": a race inside loky at interpreter exit (seen once in CI; here in 3 of 110 runs
+# interrupted while the workers started, in none of 37 interrupted later). The process pool's queue thread drops the
+# last reference to a semaphore while Python shuts down: the semaphore is removed, but the message that tells loky's
+# resource tracker so is lost, and the tracker reports it as leaked, then finds it gone. Nothing leaked then; anything
+# else after the line fails.
+ALREADY_REMOVED = re.compile(
+    r"|\S*resource_tracker\.py:\d+: UserWarning: resource_tracker: There appear to be 1 leaked semlock objects to clean "
+    r"up at shutdown: \{'(/loky-\d+-\w+)': 1\}\n  warnings\.warn\(\n"
+    r"\S*resource_tracker\.py:\d+: UserWarning: resource_tracker: \1: FileNotFoundError\(2, 'No such file or directory'\)\n"
+    r"  warnings\.warn\('resource_tracker: %s: %r' % \(name, e\)\)\n")
 
 
 # 8. Overflow: NaN coefficients from QSVM(C=10).fit(X * 1e100, y); "Eigenvalues did not converge" at x1e160; SparseKLR
