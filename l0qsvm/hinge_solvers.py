@@ -77,7 +77,7 @@ def _hinge_ip_steps(RS, RT, y, C, M, Ud, Un, lin, state, best, tol, n_steps, sto
             f[i] = fi
             t = 1.0 - y[i] * fi
             if t > 0: ub += C[i] * t
-        scale = 1e-13 * max(1.0, abs(ub))
+        scale = 1e-13 * abs(ub)
         bounds[2] = 0.0 if ub < bounds[0] - scale else bounds[2] + 1.0       # steps without progress
         if ub < bounds[0]:
             bounds[0] = ub; bestx[:] = x
@@ -102,7 +102,7 @@ def _hinge_ip_steps(RS, RT, y, C, M, Ud, Un, lin, state, best, tol, n_steps, sto
             bounds[1] = lb; besta[:] = ah
         if bounds[0] < stop_below: return 1, it
         if bounds[1] >= stop_above: return 2, it
-        if bounds[0] - bounds[1] <= tol * max(1.0, abs(bounds[0])): return 0, it
+        if bounds[0] - bounds[1] <= tol * abs(bounds[0]): return 0, it
         if bounds[2] >= 8: return 4, it                   # rounding stops progress before tol (degenerate problems)
         if it == n_steps: return 3, it
         mu = 0.0
@@ -195,10 +195,10 @@ class HingeIP:
     n_iter: int        # interior-point steps
     status: str        # "converged", "below" (UB < stop_below), "above" (LB >= stop_above), "stalled", "max_iter",
                        # "deadline" or "failed" (a Newton matrix with NaN or inf: numerical breakdown)
-    gap: float = field(init=False)        # the certified relative gap (UB - LB) / max(1, |UB|)
+    gap: float = field(init=False)        # the certified relative gap (UB - LB) / |UB|
     converged: bool = field(init=False)   # status == "converged"
     def __post_init__(self):
-        self.gap, self.converged = float((self.UB - self.LB) / max(1.0, abs(self.UB))), self.status == "converged"
+        self.gap, self.converged = float((self.UB - self.LB) / max(abs(self.UB), np.finfo(float).tiny)), self.status == "converged"
 
 def pinv_factor(M, # symmetric positive semidefinite (q, q)
                 rcond:float=_EIG_RCOND # relative eigenvalue threshold
@@ -216,7 +216,7 @@ def solve_hinge_ip(RS, # (m, q) features of the q free terms
                    M, # (q, q) quadratic term: G restricted to the terms (plus rho I in a penalty step)
                    lin=None, # (q,) linear term l (None: 0)
                    *, x0=None, # starting (w, c) (None: 0)
-                   tol:float=_IP_TOL, # certified relative gap UB - LB <= tol max(1, |UB|)
+                   tol:float=_IP_TOL, # certified relative gap UB - LB <= tol |UB|
                    max_iter:int=100, # interior-point steps
                    stop_below:float=-np.inf, # stop as soon as UB < stop_below
                    stop_above:float=np.inf, # stop as soon as LB >= stop_above
@@ -268,7 +268,7 @@ class HingeSolve:
     alpha: np.ndarray  # (m,) margin multipliers
     bias: float        # the intercept c
     obj: float         # dual objective 1/2 a^T Q a + p^T a (without the constant)
-    gap: float         # SMO: maximal violation; primal route: the certified relative gap (UB - LB) / max(1, |UB|)
+    gap: float         # SMO: maximal violation; primal route: the certified relative gap (UB - LB) / |UB|
     n_iter: int
     converged: bool
     status: str = "converged"  # "converged", "max_iter" (iteration cap), "deadline", "stalled" or "failed" (breakdown)

@@ -27,7 +27,7 @@ from .qsvm import squared_moments
 
 
 # %% ../nbs/06a_swap.ipynb #d9a1e7e4
-SWAP_RTOL = 1e-5      # the certificate's tolerance: a swap must lower F by more than SWAP_RTOL max(1, |F|) to count
+SWAP_RTOL = 1e-5      # the certificate's tolerance: a swap must lower F by more than SWAP_RTOL |F| to count (relative, at any scale)
 _POLISH = 1e-5        # an accepted swap's SMO run goes on to this violation: its multipliers then bound the new support
 _ASCENT_STEPS = 20    # projected-gradient steps per question where SMO does not answer (single swaps and batches)
 _SHRINK_EVERY = 50    # SMO steps between shrinkings in the search's fits (warm: most multipliers sit at a bound for good)
@@ -324,7 +324,7 @@ def support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
             return r
         if res.status in ("below", "above"): return res
         if res.UB < below: res.status = "below"; return res
-        if res.UB - res.LB <= tol * max(1.0, abs(res.UB)): return res
+        if res.UB - res.LB <= tol * abs(res.UB): return res
         if deadline is not None and time.perf_counter() >= deadline: res.status = "deadline"; return res
     res.status = "max_iter"
     return res
@@ -403,7 +403,7 @@ class SwapResult:
 
 def _certificate(LB, thr, F, rtol, fitted, n_swaps, n_fits, status):
     pairs = int(np.sum(LB != np.inf))                     # +inf marks j in A: not a swap
-    worst = float((LB.min(initial=np.inf) - F) / max(1.0, abs(F))) if pairs else 0.0
+    worst = float((LB.min(initial=np.inf) - F) / abs(F)) if pairs else 0.0
     passed = status == "certified" and bool(np.all((LB >= thr) | fitted))
     return dict(passed=passed, rtol=rtol, objective=float(F), n_pairs=pairs, by_bound=pairs - int(fitted.sum()),
                 by_fit=int(fitted.sum()), worst=worst, n_swaps=n_swaps, n_fits=n_fits, status=status)
@@ -425,7 +425,7 @@ def _refine_squared(G, R, y, C, A, rtol, deadline, parts=None):
     n_swaps, status, moved = 0, "certified", True
     while moved:
         F, LB = _squared_values(M, v, c0, A)
-        thr, moved = F - rtol * max(1.0, abs(F)), False
+        thr, moved = F - rtol * abs(F), False
         while not moved:
             i, j = divmod(int(np.argmin(LB)), LB.shape[1])
             if not LB[i, j] < thr: break
@@ -452,7 +452,7 @@ def _least_norm(G, R, y, C, S, zS, c):
     u = B @ (B.T @ zS)
     z2, c2 = zS - u, c + float(np.mean(R[:, S] @ u))
     F = lambda z_, c_: primal_objective(G[np.ix_(S, S)], R[:, S], y, C, z_, c_)
-    return (z2, c2) if F(z2, c2) <= F(zS, c) + 1e-12 * max(1.0, abs(F(zS, c))) else (zS, c)
+    return (z2, c2) if F(z2, c2) <= F(zS, c) + 1e-12 * abs(F(zS, c)) else (zS, c)
 
 # %% ../nbs/06a_swap.ipynb #search-state
 @njit(cache=True)
@@ -495,7 +495,7 @@ class _Search:
         self.bd = bd if bd is not None else SwapBounds(self.G, S, self.null, L=L)
         if res.dual is not None and res.dual.A is not S: res.dual = None
         self.dual = res.dual
-        if res.UB - res.LB > 1e-4 * max(1.0, abs(res.UB)):   # narrow: its multipliers already give tight bounds
+        if res.UB - res.LB > 1e-4 * abs(res.UB):   # narrow: its multipliers already give tight bounds
             if self.dual is None and self.smo_answers(): self.dual = SupportDual(self.G, self.R, self.y, self.C, S, res.alpha, self.bd.Linv)
             self.cur = self.fit(S, alpha0=res.alpha, dual=self.dual) if self.dual is None else self._dual_fit(_POLISH)
     def _dual_fit(self, tol):
@@ -512,7 +512,7 @@ class _Search:
         new = np.ascontiguousarray(self.bd.lb(v, asum))
         if self.LB is None: self.LB, self.fitted = new, np.zeros(new.shape, bool)
         else: self.LB = np.maximum(self.LB, new)
-        self.thr = self.cur.UB - self.rtol * max(1.0, abs(self.cur.UB))
+        self.thr = self.cur.UB - self.rtol * abs(self.cur.UB)
         self.Lf, self.Ff = self.LB.reshape(-1), self.fitted.reshape(-1)
         self.open_ = np.flatnonzero((self.Lf < self.thr) & ~self.Ff)
     def tighten(self, alpha):
@@ -546,7 +546,7 @@ class _Search:
         if self.smo_answers():
             self.a_dual(); self.n_fits += 1
             res = self.dual.fit(1e-9, cap=smo_budget(self.m, self.k))
-            if res.status == "converged" and res.UB - res.LB <= 1e-9 * max(1.0, abs(res.UB)): self.cur = res; return
+            if res.status == "converged" and res.UB - res.LB <= 1e-9 * abs(res.UB): self.cur = res; return
             self.n_fits -= 1
             self.cur = self.fit(self.A, alpha0=res.alpha, tol=1e-9, dual=self.dual); return
         self.cur = self.fit(self.A, alpha0=self.cur.alpha, tol=1e-9, dual=self.dual)
@@ -635,7 +635,7 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
                 support, # the starting support (k indices)
                 loss:str="hinge", # "hinge" or "squared"
                 *, alpha0=None, # multipliers to warm-start the first fit (hinge)
-                rtol:float=SWAP_RTOL, # a swap counts when it lowers F by more than rtol max(1, |F|)
+                rtol:float=SWAP_RTOL, # a swap counts when it lowers F by more than rtol |F|
                 search_tol:float=1e-7, # relative gap of the fits during the search (the final fit uses 1e-9)
                 batch:bool=True, # try batch exchanges before single swaps
                 route:str="auto", # support_fit route (hinge)
@@ -876,7 +876,7 @@ def _project_dual(a, y, C, out):
     for _ in range(200):                                  # regula falsi with the Illinois rule on a piecewise linear,
         if f_lo <= tol: ups = lo; break                   # nonincreasing phi: exact once the bracket holds one piece
         if f_hi >= -tol: ups = hi; break
-        if hi - lo <= 1e-15 * max(1.0, abs(lo), abs(hi)): ups = lo + f_lo * (hi - lo) / (f_lo - f_hi); break
+        if hi - lo <= 1e-15 * max(abs(lo), abs(hi)): ups = lo + f_lo * (hi - lo) / (f_lo - f_hi); break
         ups = lo + g_lo * (hi - lo) / (g_lo - g_hi)
         if not lo < ups < hi: ups = 0.5 * (lo + hi)
         f = phi(ups)
@@ -914,7 +914,7 @@ def _ascent(RS, y, C, L, alpha, above, n_steps):
             da = a_plus[i] - alpha[i]; gd += g[i] * da
             yda[i] = y[i] * da
         u[:] = np.dot(RS.T, yda)
-        if not gd > 1e-15 * max(1.0, abs(D)): return D, it   # no ascent direction left: alpha is optimal for S
+        if not gd > 1e-15 * abs(D): return D, it   # no ascent direction left: alpha is optimal for S
         _chol_solve(L, u, h, tmp)
         curv = u @ h                                      # Delta alpha^T Q_S Delta alpha = u^T G_SS^-1 u
         t = 1.0 if curv <= 0.0 else min(1.0, gd / curv)   # t*
