@@ -106,3 +106,72 @@ def test_interleaved_fits_share_one_blas_limit(two_blas_threads, where):
             leave.set(); done.set(); t.join()
     assert inside == one and after_a == one, (inside, after_a)
     assert blas_limits() == before
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# numba's cache folder, chosen at import (a subprocess with a controlled environment)
+
+
+def cache_dir(tmp_path, **env):
+    """`numba_cache_dir()` in a fresh process run in tmp_path/cwd, with TMPDIR = tmp_path/tmp and `env` (None: unset);
+    NUMBA_CACHE_DIR, HOME and XDG_CACHE_HOME are unset unless given. (cwd, temporary folder, stderr, the folder)."""
+    cwd, tmp = tmp_path / "cwd", tmp_path / "tmp"
+    cwd.mkdir(exist_ok=True); tmp.mkdir(exist_ok=True)
+    base = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "HOME", "XDG_CACHE_HOME", "TMPDIR")}
+    base.update(PYTHONPATH=str(ROOT), TMPDIR=str(tmp))
+    base.update({k: v for k, v in env.items() if v is not None})
+    code = "from l0qsvm.smo import numba_cache_dir; print(numba_cache_dir())"
+    res = subprocess.run([sys.executable, "-c", code], env=base, cwd=cwd, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    return cwd, tmp, res.stderr, res.stdout.strip()
+
+
+def fallback(tmp):
+    return str(tmp / f"l0qsvm-numba-{os.getuid()}")
+
+
+pytestmark_posix = pytest.mark.skipif(os.name == "nt", reason="POSIX environment variables and modes")
+
+
+@pytestmark_posix
+def test_cache_absolute_xdg_is_used(tmp_path):
+    "The control: an absolute XDG_CACHE_HOME holds the cache, created private."
+    xdg = tmp_path / "xdg"
+    cwd, tmp, err, got = cache_dir(tmp_path, HOME=str(tmp_path / "home"), XDG_CACHE_HOME=str(xdg))
+    assert got == str(xdg / "l0qsvm" / "numba"), err
+    assert os.stat(got).st_mode & 0o777 == 0o700
+
+
+@pytestmark_posix
+def test_cache_relative_xdg_cache_home_is_ignored(tmp_path):
+    "XDG_CACHE_HOME=relative: ignored (the spec), $HOME/.cache is used; nothing is created in the working folder."
+    home = tmp_path / "home"; home.mkdir()
+    cwd, tmp, err, got = cache_dir(tmp_path, HOME=str(home), XDG_CACHE_HOME="rel/cache")
+    assert got == str(home / ".cache" / "l0qsvm" / "numba"), (got, err)
+    assert not (cwd / "rel").exists()
+
+
+@pytestmark_posix
+def test_cache_relative_home_falls_back(tmp_path):
+    "HOME=relative: no per-user folder; the private folder in the temporary folder, nothing in the working folder."
+    cwd, tmp, err, got = cache_dir(tmp_path, HOME="relhome")
+    assert got == fallback(tmp), (got, err)
+    assert not (cwd / "relhome").exists() and "Warning" not in err
+
+
+@pytestmark_posix
+def test_cache_empty_home_falls_back(tmp_path):
+    "HOME='': no per-user folder (not /.cache); the private folder in the temporary folder."
+    cwd, tmp, err, got = cache_dir(tmp_path, HOME="")
+    assert got == fallback(tmp), (got, err)
+    assert "Warning" not in err
+
+
+@pytestmark_posix
+@pytest.mark.parametrize("mode", [0o777, 0o775])
+def test_cache_world_writable_user_folder_is_not_used(tmp_path, mode):
+    "A per-user folder others may write to (numba unpickles its index files) is refused, as the fallback would be."
+    folder = tmp_path / "xdg" / "l0qsvm" / "numba"; folder.mkdir(parents=True); folder.chmod(mode)
+    cwd, tmp, err, got = cache_dir(tmp_path, HOME=str(tmp_path / "home"), XDG_CACHE_HOME=str(tmp_path / "xdg"))
+    assert got == fallback(tmp), (got, err)
+    assert not list(folder.iterdir())                          # nothing written to the refused folder
