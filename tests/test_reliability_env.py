@@ -175,3 +175,43 @@ def test_cache_world_writable_user_folder_is_not_used(tmp_path, mode):
     cwd, tmp, err, got = cache_dir(tmp_path, HOME=str(tmp_path / "home"), XDG_CACHE_HOME=str(tmp_path / "xdg"))
     assert got == fallback(tmp), (got, err)
     assert not list(folder.iterdir())                          # nothing written to the refused folder
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# subnormal features
+
+
+@pytest.fixture(scope="module")
+def subnormal():
+    r = np.random.default_rng(0)
+    X = r.standard_normal((60, 3)); X[:, 0] *= 1e-310
+    return X, np.where(X[:, 1] + 0.5 * r.standard_normal(60) > 0, 1, -1)
+
+
+@pytest.mark.parametrize("make", [lambda: L0QSVM(k=3, C=100.0), lambda: QSVM(C=100.0)], ids=["L0QSVM", "QSVM"])
+def test_subnormal_feature_warns_once_with_a_finite_ratio(subnormal, make):
+    """A column of 1e-310: only the FeatureScaleWarning, whose ratio is a number (no 'inf'), and no numpy RuntimeWarning;
+    the model predicts as the one fitted with that column set to 0 (and fits the data: C = 100 for these scales)."""
+    X, y = subnormal
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est = make().fit(X, y)
+    kinds = [w.category for w in caught]
+    assert kinds == [FeatureScaleWarning], [(w.category.__name__, str(w.message)) for w in caught]
+    text = str(caught[0].message)
+    assert "inf" not in text and "ratio of about 1e+310" in text, text
+    X0 = X.copy(); X0[:, 0] = 0.0
+    with warnings.catch_warnings(): warnings.simplefilter("ignore"); ref = make().fit(X0, y)
+    np.testing.assert_array_equal(est.predict(X), ref.predict(X0))
+    assert est.score(X, y) > 0.8
+
+
+def test_feature_scale_ratio_beyond_float_range():
+    "check_feature_scales: a ratio above the float range returns inf without a numpy warning; an ordinary one its value."
+    X = np.c_[np.full(4, 1e-310), np.full(4, 1.0)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        with pytest.warns(FeatureScaleWarning, match=r"a ratio of about 1e\+310\."):
+            assert check_feature_scales(X) == np.inf
+        with pytest.warns(FeatureScaleWarning, match=r"a ratio of 1e\+04\."):
+            assert check_feature_scales(np.c_[np.full(4, 1e-4), np.full(4, 1.0)]) == pytest.approx(1e4)
