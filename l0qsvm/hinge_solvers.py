@@ -301,6 +301,8 @@ def solve_hinge_primal(spec:SpectralGram, y, # labels ±1, (m,) (the spectral de
 # %% ../nbs/04b_hinge_solvers.ipynb #2e4b5bca
 import contextlib
 import functools
+import threading
+import threadpoolctl
 from threadpoolctl import ThreadpoolController
 
 _BLAS_SMALL = 100_000_000  # fits with m * d <= _BLAS_SMALL (R up to 800 MB) run BLAS on one thread
@@ -308,12 +310,39 @@ _BLAS_SMALL = 100_000_000  # fits with m * d <= _BLAS_SMALL (R up to 800 MB) run
 @functools.lru_cache(maxsize=None)
 def _blas_controller(): return ThreadpoolController()
 
+_BLAS_LOCK = threading.Lock()
+_blas_fits = 0          # fits inside `_single_blas_thread` now, in every thread
+_blas_saved = None      # the limiter of the first of them: the limits to restore when the last one leaves
+
+def _blas_change(change):
+    "Run `change` (setting or restoring a limit) as a limit of this thread's own, so that threadpoolctl lets it change OpenBLAS's limit and then releases it."
+    owner = getattr(threadpoolctl, "CONTROLLING_THREAD_OWNERSHIP", None)   # (threadpoolctl versions that have one)
+    if owner is not None: owner.increment()
+    try: return change()
+    finally:
+        if owner is not None: owner.decrement()
+
+@contextlib.contextmanager
+def _single_blas_thread():
+    "One BLAS thread while any fit of any thread is inside: the first to enter saves the limits, the last to leave restores them."
+    global _blas_fits, _blas_saved
+    with _BLAS_LOCK:
+        if _blas_fits == 0: _blas_saved = _blas_change(lambda: _blas_controller().limit(limits=1, user_api="blas"))
+        _blas_fits += 1
+    try: yield
+    finally:
+        with _BLAS_LOCK:
+            _blas_fits -= 1
+            if _blas_fits == 0:
+                saved, _blas_saved = _blas_saved, None
+                _blas_change(saved.restore_original_limits)
+
 def blas_threads(m:int, # samples
                  n:int # input features (d = n(n+3)/2 parameters)
                 ): # a context manager
-    "One BLAS thread for a small fit (where threads only contend), no limit for a large one."
+    "One BLAS thread for a small fit (where threads only contend), no limit for a large one; overlapping fits share one limit."
     d = n * (n + 3) // 2
-    if m * d <= _BLAS_SMALL: return _blas_controller().limit(limits=1, user_api="blas")
+    if m * d <= _BLAS_SMALL: return _single_blas_thread()
     return contextlib.nullcontext()
 
 # %% ../nbs/04b_hinge_solvers.ipynb #018e756d

@@ -22,9 +22,9 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
-from threadpoolctl import threadpool_limits
 from tqdm.auto import tqdm
 
+from .hinge_solvers import _single_blas_thread
 from .multiclass import check_feature_scales, encode_labels, ovr_decision, ovr_predict, ovr_targets
 from .sklr import nll
 from .features import check_weights
@@ -378,7 +378,7 @@ def _one_blas_thread(fit):
         try: m = len(X)
         except TypeError: m = 0                  # sparse or odd input: validation reports it
         if m * m > _KERNEL_BLAS_SMALL: return fit(self, X, y, sample_weight)
-        with threadpool_limits(limits=1, user_api="blas"): return fit(self, X, y, sample_weight)
+        with _single_blas_thread(): return fit(self, X, y, sample_weight)   # shared with overlapping fits (`blas_threads`)
     return wrapper
 
 _KERNEL_PARAMETERS = {

@@ -169,6 +169,10 @@ def feature_scales(X # data, shape (m, n)
     unit = np.where(top > 0, top, 1.0)
     return unit * np.sqrt(np.mean((X / unit) ** 2, axis=0))           # scaled by each column's max: squares cannot overflow
 
+def _ratio_text(hi:float, lo:float, ratio:float)->str:
+    "`ratio` = hi / lo for a message; past the float range (inf) the power of ten, from the logarithms."
+    return f"{ratio:.3g}" if np.isfinite(ratio) else f"about 1e+{np.log10(hi) - np.log10(lo):.0f}"
+
 def check_feature_scales(X, # data, shape (m, n)
                          *,
                          estimator:str="The estimator", # name used in the message
@@ -177,18 +181,18 @@ def check_feature_scales(X, # data, shape (m, n)
                          magnitude:tuple=_SCALE_MAGNITUDE_WARN, # warn when the typical scale is outside this range
                          stacklevel:int=3, # passed to `warnings.warn`
                          why:str|None=None # why scales matter to this model (default: the quadratic surface's regulariser)
-                        )->float: # the ratio largest / smallest nonzero root-mean-square value (1 if fewer than 2)
+                        )->float: # the ratio largest / smallest nonzero root-mean-square value (1 if fewer than 2, inf past the float range)
     "Warn (`FeatureScaleWarning`) when the features' scales differ by more than `threshold`, or are all far from 1; return the ratio."
     s = feature_scales(X)
     nz = np.flatnonzero(s > 0)
     if nz.size == 0: return 1.0
     hi, lo = nz[np.argmax(s[nz])], nz[np.argmin(s[nz])]
-    ratio = float(s[hi] / s[lo])
+    with np.errstate(over="ignore"): ratio = float(s[hi] / s[lo])    # inf beyond the float range (a subnormal feature)
     name = (lambda j: str(feature_names[j])) if feature_names is not None else (lambda j: f"x{j}")
     advice = "standardise the features first, e.g. make_pipeline(StandardScaler(), model)."
     if ratio > threshold:
         warnings.warn(f"{estimator}: the features are on very different scales: their root-mean-square values range "
-                      f"from {s[lo]:.3g} ({name(lo)}) to {s[hi]:.3g} ({name(hi)}), a ratio of {ratio:.3g}. "
+                      f"from {s[lo]:.3g} ({name(lo)}) to {s[hi]:.3g} ({name(hi)}), a ratio of {_ratio_text(s[hi], s[lo], ratio)}. "
                       f"{why or 'The model’s regulariser weighs features by their scale, and its solvers slow down on such data'}; {advice}",
                       FeatureScaleWarning, stacklevel=stacklevel)
     elif not magnitude[0] <= (typical := float(np.exp(np.mean(np.log(s[nz]))))) <= magnitude[1]:

@@ -34,15 +34,24 @@ def _owned_dir(folder:Path, private:bool=False)->bool:
     if hasattr(os, "getuid") and st.st_uid != os.getuid(): return False
     return not (private and os.name != "nt" and st.st_mode & 0o022) and os.access(folder, os.W_OK | os.X_OK)
 
+def _user_cache_base()->str|None:
+    "The per-user cache folder of the XDG spec: `$XDG_CACHE_HOME` if it is an absolute path (a relative one is ignored), else `$HOME/.cache` if `HOME` is (on Windows `%LOCALAPPDATA%`); None if neither."
+    if os.name == "nt": base = os.environ.get("LOCALAPPDATA", "")
+    else: base = os.environ.get("XDG_CACHE_HOME", "")
+    if os.path.isabs(base): return base
+    home = os.environ["HOME"] if "HOME" in os.environ else os.path.expanduser("~")   # (no HOME: the password database)
+    return os.path.join(home, ".cache") if os.path.isabs(home) else None
+
 def _choose_cache_dir()->str:
     "The folder of `numba_cache_dir`, chosen now (creating it): see there."
     if os.environ.get("NUMBA_CACHE_DIR"): return os.environ["NUMBA_CACHE_DIR"]
-    base = os.environ.get("LOCALAPPDATA" if os.name == "nt" else "XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    home = Path(base) / "l0qsvm" / "numba"
-    try:
-        home.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if _owned_dir(home): return str(home)
-    except OSError: pass
+    base = _user_cache_base()
+    home = Path(base) / "l0qsvm" / "numba" if base else None
+    if home is not None:
+        try:
+            home.mkdir(mode=0o700, parents=True, exist_ok=True)
+            if _owned_dir(home, private=True): return str(home)
+        except OSError: pass
     uid = os.getuid() if hasattr(os, "getuid") else "user"
     shared = Path(tempfile.gettempdir()) / f"l0qsvm-numba-{uid}"     # a shared folder: anyone may have created this name
     try: shared.mkdir(mode=0o700)
@@ -52,7 +61,9 @@ def _choose_cache_dir()->str:
     except OSError: fresh = ""
     why = (f"{shared} is not a private folder of this user (a symlink, another owner, or writable by others)"
            if os.path.lexists(shared) else f"{shared} cannot be created")
-    warnings.warn(f"l0qsvm: {home} is not writable and {why}, so it is not used for numba's cache; "
+    mine = ("no per-user cache folder is set (HOME and XDG_CACHE_HOME are not absolute paths)" if home is None else
+            f"{home} is not a private folder of this user that it can write to")
+    warnings.warn(f"l0qsvm: {mine} and {why}, so neither is used for numba's cache; "
                   + (f"compiled code is cached in {fresh} for this process only." if fresh else
                      "numba's default cache locations apply.") + " Set NUMBA_CACHE_DIR to a folder of your own to keep it.",
                   RuntimeWarning, stacklevel=2)
@@ -61,7 +72,7 @@ def _choose_cache_dir()->str:
 _CACHE_DIR = _choose_cache_dir()
 
 def numba_cache_dir()->str: # the folder numba's compiled code of this package is cached in ("" if none)
-    "`$NUMBA_CACHE_DIR` if set, else a per-user cache folder (`$XDG_CACHE_HOME/l0qsvm/numba`, `~/.cache/l0qsvm/numba`), else `l0qsvm-numba-<uid>` in the temporary folder if it is a private folder of the user, else a new private temporary folder."
+    "`$NUMBA_CACHE_DIR` if set, else a per-user cache folder (`$XDG_CACHE_HOME/l0qsvm/numba` if absolute, `$HOME/.cache/l0qsvm/numba` if `HOME` is), else `l0qsvm-numba-<uid>` in the temporary folder; the first that is a private folder of the user (nobody else may write to it), else a new private temporary folder."
     return numba.config.CACHE_DIR or _CACHE_DIR
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__)) if "__file__" in globals() else None
