@@ -9,7 +9,9 @@ __all__ = ['algebra_report', 'demo_models', 'demo_report', 'add_data_parser', 'i
 # %% ../nbs/13_cli.ipynb #89dc0cdd
 import argparse
 import os
+import signal
 import sys
+import threading
 import time
 import warnings
 
@@ -153,21 +155,33 @@ def error_line(e:BaseException # what a subcommand raised
 
 def run_command(args, # parsed arguments; `args.func(args)` runs the subcommand and returns its exit code
                 prog:str # the command's name in messages, e.g. "l0qsvm reproduce"
-               )->int: # the subcommand's exit code; 2 after a failure, 130 after Ctrl-C
-    "Run a subcommand; print a failure as one line (`prog: error: ...`), Ctrl-C as `prog: interrupted`, warnings as one line each."
+               )->int: # the subcommand's exit code; 2 after a failure, 130 after Ctrl-C, 143 after SIGTERM
+    "Run a subcommand; print a failure as one line (`prog: error: ...`), Ctrl-C as `prog: interrupted`, SIGTERM as `prog: terminated`, warnings as one line each."
     def one_line(message, category, *rest, **kw):
         print(f"{prog}: warning: {' '.join(str(message).split())}", file=sys.stderr)
+    terminated = []
+    def on_sigterm(signum, frame):
+        if terminated: return                          # a second SIGTERM while the first one's clean-up runs
+        terminated.append(signum)
+        raise KeyboardInterrupt                        # Ctrl-C's path: the same clean-up
+    in_main = threading.current_thread() is threading.main_thread()     # signal handlers live in the main thread
+    previous = signal.signal(signal.SIGTERM, on_sigterm) if in_main else None
     try:
         with warnings.catch_warnings():
             warnings.showwarning = one_line
             return int(args.func(args) or 0)
     except KeyboardInterrupt as e:
-        print(f"{prog}: interrupted" + (f"; {e}" if str(e) else ""), file=sys.stderr)
-        return 130
+        print(f"{prog}: {'terminated' if terminated else 'interrupted'}" + (f"; {e}" if str(e) else ""), file=sys.stderr)
+        return 143 if terminated else 130
     except Exception as e:
+        if terminated:                                 # what SIGTERM caused (a worker it ended, say) is no error
+            print(f"{prog}: terminated", file=sys.stderr)
+            return 143
         if os.environ.get("L0QSVM_TRACEBACK"): raise      # for debugging the command itself
         print(f"{prog}: error: {error_line(e)}", file=sys.stderr)
         return 2
+    finally:
+        if in_main: signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
 
 # %% ../nbs/13_cli.ipynb #f8d39541
 def _cmd_algebra(args):

@@ -22,6 +22,7 @@ import re
 import tempfile
 import time
 import warnings
+import weakref
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -288,7 +289,7 @@ RESULT_COLUMNS = {   # the cells of one row of each result file, in file order, 
               "warnings": int, "error": str, "n_train": int, "n_test": int}}
 
 class ResultFileWarning(UserWarning):
-    "A result file held rows cut or damaged by a crash: they were dropped, and their fits run again."
+    "A result file held rows cut or damaged by a crash (left out, their fits run again) or repeated lines (left out, nothing lost)."
 
 def encode_row(row:dict, # one result, with exactly the keys of `columns`
                columns:dict # RESULT_COLUMNS[kind]
@@ -391,29 +392,71 @@ def _append(path:Path, text:str):
 
 def _read_result_file(path:Path, # configs.csv or folds.csv
                       columns:dict # self.columns[kind]
-                     )->tuple: # (rows, line numbers of the rows dropped, whether the file must be rewritten)
-    "The whole rows of a result file; cut, damaged and repeated rows are left out and their line numbers returned."
+                     )->tuple: # (rows, line numbers of the cut or damaged rows, of the repeated lines, whether to rewrite the file)
+    "The whole rows of a result file, each once; the line numbers of the rows cut or damaged, and of the lines repeated."
     header = ",".join(columns)
+    headers = (f"{header},checksum", header)
     lines = path.read_bytes().split(b"\n")
     clean_end = lines[-1] == b""
     if clean_end: lines.pop()
     first = lines[0].decode("utf-8", "replace")
-    if first in (f"{header},checksum", header): checked = first != header       # without: written before checksums
+    if first in headers: checked = first != header                          # without: written before checksums
     elif len(lines) == 1 and not clean_end and f"{header},checksum".startswith(first):
-        return [], [1], True                                                 # cut inside its first line
+        return [], [1], [], True                                             # cut inside its first line
     else:
         shown = repr(first[:60]) if first.isprintable() else "not text"
         raise ValueError(f"{path} is not a result file of l0qsvm's experiments: its first line is {shown}, "
                          f"not {header + ',checksum'!r}; choose another output folder, or move the file away")
-    rows, dropped, seen = [], [], set()
+    rows, damaged, repeated, seen = [], [], [], set()
     for number, raw in enumerate(lines[1:], start=2):
         whole = checked or clean_end or number < len(lines)   # without checksums, a last line without newline may be cut
-        try: row = decode_row(raw.decode("utf-8"), columns, checked) if whole else None
-        except UnicodeDecodeError: row = None
-        key = None if row is None else tuple(row[k] for k in list(columns)[:4])
-        if row is None or key in seen: dropped.append(number); continue
+        try: text = raw.decode("utf-8") if whole else None
+        except UnicodeDecodeError: text = None
+        if text in headers: repeated.append(number); continue        # the header again (another run's first row)
+        row = None if text is None else decode_row(text, columns, checked)
+        if row is None: damaged.append(number); continue
+        key = tuple(row[k] for k in list(columns)[:4])
+        if key in seen: repeated.append(number); continue          # a fit already read: the first copy is kept
         seen.add(key); rows.append(row)
-    return rows, dropped, bool(dropped) or not checked or not clean_end
+    return rows, damaged, repeated, bool(damaged or repeated) or not checked or not clean_end
+
+def _lines(numbers:list)->str:
+    "Line numbers for a message: the first ten, then how many more."
+    return ", ".join(map(str, numbers[:10])) + (f" and {len(numbers) - 10} more" if len(numbers) > 10 else "")
+
+_LOCK_FILE = "run.lock"   # locked (flock) by the run that writes to the folder; holds its process number meanwhile
+
+def _lock_folder(out:Path)->int|None: # an open descriptor of the locked file; None where there are no file locks
+    "Lock the folder `out` for this process, or refuse it with the process number of the run that holds it."
+    try: import fcntl
+    except ImportError: return None                                      # Windows: no flock
+    path = out / _LOCK_FILE
+    while True:
+        _check_regular(path)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        try: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            pid = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+            os.close(fd)
+            raise ValueError(f"another run is writing to {out} (pid {pid}); wait for it to finish, or choose another "
+                             "output folder") from None
+        except OSError as e:                                           # a file system without locks (some network ones)
+            os.close(fd)
+            warnings.warn(f"{out}: cannot lock this folder ({e.strerror}); two runs on it at once would write every row "
+                          "twice", UserWarning, stacklevel=4)
+            return None
+        try: same = os.stat(path, follow_symlinks=False).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError: same = False
+        if same: break
+        os.close(fd)                   # the run that held it removed the file meanwhile: lock the file now at `path`
+    os.ftruncate(fd, 0); os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
+
+def _unlock_folder(fd:int, path:Path):
+    "Remove the lock file (while still holding it: no other run has locked it), then release it."
+    with contextlib.suppress(OSError):
+        if os.stat(path, follow_symlinks=False).st_ino == os.fstat(fd).st_ino: os.unlink(path)
+    os.close(fd)
 
 class ResultStore:
     "The rows of a run, in memory and, with a folder, appended to checksummed CSV files as they arrive."
@@ -424,9 +467,18 @@ class ResultStore:
                  seed:int=0, n_folds:int=5):
         self.out = None if out is None else Path(out)
         self.rows = {"configs": [], "folds": []}
+        self._settings, self._lock = None, None       # run.json to write with the first row; the folder's lock
         if self.out is None: return
         _prepare_folder(self.out)
         for name in ("run.json", *self.files.values()): _check_regular(self.out / name)
+        fd = _lock_folder(self.out)
+        if fd is not None: self._lock = weakref.finalize(self, _unlock_folder, fd, self.out / _LOCK_FILE)
+        try: self._open(seed, n_folds)
+        except BaseException:
+            self.close(); raise
+
+    def _open(self, seed, n_folds):
+        "Check the folder's run.json and read its result files (the folder locked)."
         settings, path = dict(seed=seed, n_folds=n_folds), self.out / "run.json"
         if path.exists():
             try: old = json.loads(path.read_text(encoding="utf-8"))
@@ -439,18 +491,28 @@ class ResultStore:
             raise ValueError(f"{self.out} holds result files but no run.json (the seed and folds they were made with): "
                              "choose another output folder")
         else:
-            _write_atomic(path, json.dumps(settings))
+            self._settings = settings              # written with the first row: a run refused before it leaves none
         for kind, fname in self.files.items():
             file = self.out / fname
             if not (file.exists() and file.stat().st_size): continue
-            rows, dropped, rewrite = _read_result_file(file, self.columns[kind])
-            if dropped:
-                lines = ", ".join(map(str, dropped[:10])) + (f" and {len(dropped) - 10} more" if len(dropped) > 10 else "")
-                warnings.warn(f"{file}: {len(dropped)} incomplete or damaged row(s) left out (line(s) {lines}); "
-                              f"their fits run again", ResultFileWarning, stacklevel=3)
+            rows, damaged, repeated, rewrite = _read_result_file(file, self.columns[kind])
+            if damaged:
+                warnings.warn(f"{file}: {len(damaged)} incomplete or damaged row(s) left out (line(s) {_lines(damaged)}); "
+                              f"their fits run again", ResultFileWarning, stacklevel=4)
+            if repeated:
+                warnings.warn(f"{file}: {len(repeated)} repeated line(s) left out (line(s) {_lines(repeated)}): a header "
+                              "or a row already read, so nothing is lost and nothing runs again", ResultFileWarning,
+                              stacklevel=4)
             if rewrite:                            # whole rows only, each with its checksum, the file ending in a newline
                 _write_atomic(file, "".join([self._header(kind)] + [encode_row(r, self.columns[kind]) for r in rows]))
             self.rows[kind] = rows
+
+    def close(self):
+        "Release the folder (its lock): another run may write to it now. A store is closed when collected, too."
+        if self._lock is not None: self._lock()
+
+    def __enter__(self): return self
+    def __exit__(self, *exc): self.close()
 
     def _header(self, kind): return ",".join(self.columns[kind]) + ",checksum\n"
 
@@ -459,6 +521,9 @@ class ResultStore:
         line = encode_row(row, self.columns[kind])
         self.rows[kind].append(row)
         if self.out is None: return
+        if self._settings is not None:                                   # the first row of a new run
+            _write_atomic(self.out / "run.json", json.dumps(self._settings))
+            self._settings = None
         path = self.out / self.files[kind]
         new = not path.exists() or path.stat().st_size == 0
         _append(path, (self._header(kind) if new else "") + line)
@@ -492,6 +557,12 @@ def worker_count(n_jobs, # joblib's n_jobs: None (the backend's default), -1 (al
         n = cpu_count()
     return n
 
+def _stop_workers():
+    "Kill the worker processes of joblib's process pool (loky), if it has any: no worker outlives an interrupted run."
+    from joblib.externals.loky import reusable_executor
+    executor = getattr(reusable_executor, "_executor", None)
+    if executor is not None: executor.shutdown(wait=True, kill_workers=True)
+
 def _parallel(tasks, n_jobs, desc, progress):
     "Run delayed tasks, yielding results as they arrive (never more workers than tasks, nor than CPUs on this machine)."
     from joblib import Parallel
@@ -502,7 +573,9 @@ def _parallel(tasks, n_jobs, desc, progress):
     if progress:
         from tqdm.auto import tqdm
         results = tqdm(results, total=len(tasks), desc=desc, unit="fit", smoothing=0.05)
-    yield from results
+    try: yield from results
+    except BaseException:                 # Ctrl-C, SIGTERM (the command raises it as Ctrl-C), a failure, or not read on
+        _stop_workers(); raise
 
 def run_protocol(datasets, # loader names, e.g. paper_datasets("v2")
                  models, # keys of MODELS
@@ -515,35 +588,35 @@ def run_protocol(datasets, # loader names, e.g. paper_datasets("v2")
                 )->pd.DataFrame: # one row per (data set, model, fold)
     "The paper's evaluation protocol: per fold, random search on a 3:1 split, refit, test."
     from joblib import delayed
-    datasets, models = list(datasets), list(models)
+    datasets, models = list(dict.fromkeys(datasets)), list(dict.fromkeys(models))   # a name given twice runs once
     unknown = [m for m in models if m not in MODELS]
     if unknown: raise ValueError(f"unknown model(s) {unknown}; registered: {list(MODELS)}")
     if n_configs < 1 or n_folds < 2: raise ValueError("need n_configs >= 1 and n_folds >= 2")
-    store = ResultStore(out, seed=seed, n_folds=n_folds)
-    for name in datasets:                       # one data set at a time, so its rows are complete as soon as possible
-        X, y = paper_data(name)[:2]
-        splits = protocol_splits(y, n_folds, seed, name)
-        done = store.keys("configs", "config")
-        tasks = []
-        for m in models:
-            for fold, (train, val, _) in enumerate(splits):
-                for j in range(n_configs):
-                    if (name, m, fold, j) in done: continue
-                    config = draw_config(seed, name, m, fold, j, X.shape[1])
-                    tasks.append(delayed(validation_task)((name, m, fold, j), config, MODELS[m].make(config), X, y, train, val))
-        for row in _parallel(tasks, n_jobs, f"{name}: validation fits", progress): store.add("configs", row)
-        configs = store.frame("configs")
-        done = store.keys("folds", "n_configs")
-        tasks = []
-        for m in models:
-            for fold, (train, val, test) in enumerate(splits):
-                if (name, m, fold, n_configs) in done: continue
-                sel = configs[(configs.dataset == name) & (configs.model == m) & (configs.fold == fold)]
-                best = select_best(sel, n_configs)
-                model = MODELS[m].make(json.loads(best["params"]))
-                tasks.append(delayed(refit_task)((name, m, fold, n_configs), best, model, X, y,
-                                                 np.sort(np.concatenate([train, val])), test, MODELS[m].nonzero))
-        for row in _parallel(tasks, n_jobs, f"{name}: refits", progress): store.add("folds", row)
+    with ResultStore(out, seed=seed, n_folds=n_folds) as store:   # the folder is this run's until it ends
+        for name in datasets:                       # one data set at a time, so its rows are complete as soon as possible
+            X, y = paper_data(name)[:2]
+            splits = protocol_splits(y, n_folds, seed, name)
+            done = store.keys("configs", "config")
+            tasks = []
+            for m in models:
+                for fold, (train, val, _) in enumerate(splits):
+                    for j in range(n_configs):
+                        if (name, m, fold, j) in done: continue
+                        config = draw_config(seed, name, m, fold, j, X.shape[1])
+                        tasks.append(delayed(validation_task)((name, m, fold, j), config, MODELS[m].make(config), X, y, train, val))
+            for row in _parallel(tasks, n_jobs, f"{name}: validation fits", progress): store.add("configs", row)
+            configs = store.frame("configs")
+            done = store.keys("folds", "n_configs")
+            tasks = []
+            for m in models:
+                for fold, (train, val, test) in enumerate(splits):
+                    if (name, m, fold, n_configs) in done: continue
+                    sel = configs[(configs.dataset == name) & (configs.model == m) & (configs.fold == fold)]
+                    best = select_best(sel, n_configs)
+                    model = MODELS[m].make(json.loads(best["params"]))
+                    tasks.append(delayed(refit_task)((name, m, fold, n_configs), best, model, X, y,
+                                                     np.sort(np.concatenate([train, val])), test, MODELS[m].nonzero))
+            for row in _parallel(tasks, n_jobs, f"{name}: refits", progress): store.add("folds", row)
     folds = store.frame("folds")
     folds = folds[folds.dataset.isin(datasets) & folds.model.isin(models) & (folds.n_configs == n_configs)]
     order = {v: i for i, v in enumerate(datasets + models)}
@@ -719,6 +792,8 @@ def add_reproduce_parser(subparsers, # the `add_subparsers()` object of the l0qs
 
 def reproduce(args)->int:
     "Run `l0qsvm reproduce` from parsed arguments; print the table beside the paper's; exit code."
+    for name in ("datasets", "models"):                               # a name given twice runs once
+        if getattr(args, name): setattr(args, name, list(dict.fromkeys(getattr(args, name))))
     if args.paper in getattr(args, "_more", {}): return args._more[args.paper](args)   # another paper's protocol
     if args.scheduler and args.backend != "dask": args._parser.error("--scheduler needs --backend dask")
     cpus = _cpu_count()

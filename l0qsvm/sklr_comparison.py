@@ -154,16 +154,16 @@ def run_comparison(datasets=COMPARISON_DATASETS, # loader names
                    progress:bool=False)->pd.DataFrame: # one row per (data set, method, fold)
     "The comparison: every method on the same outer folds and inner splits, tuned, refitted and tested."
     from joblib import delayed
-    datasets, methods = list(datasets), list(methods)
+    datasets, methods = list(dict.fromkeys(datasets)), list(dict.fromkeys(methods))   # a name given twice runs once
     unknown = [m for m in methods if m not in METHODS]
     if unknown: raise ValueError(f"unknown method(s) {unknown}; choose from {list(METHODS)}")
-    store = ComparisonStore(out, seed=seed, n_folds=n_folds)
-    done = store.keys("folds", "n_configs")
-    tasks = [delayed(comparison_fold)(d, m, f, n_folds, seed, quick) for d in datasets for m in methods
-             for f in range(n_folds) if (d, m, f, len(method_grid(m, quick))) not in done]
-    for configs, row in _parallel(tasks, n_jobs, "S-KLR comparison", progress):
-        for r in configs: store.add("configs", r)
-        store.add("folds", row)
+    with ComparisonStore(out, seed=seed, n_folds=n_folds) as store:   # the folder is this run's until it ends
+        done = store.keys("folds", "n_configs")
+        tasks = [delayed(comparison_fold)(d, m, f, n_folds, seed, quick) for d in datasets for m in methods
+                 for f in range(n_folds) if (d, m, f, len(method_grid(m, quick))) not in done]
+        for configs, row in _parallel(tasks, n_jobs, "S-KLR comparison", progress):
+            for r in configs: store.add("configs", r)
+            store.add("folds", row)
     return comparison_rows(store, datasets, methods, quick)
 
 NUMERIC = ("val_accuracy", "test_accuracy", "log_loss", "kept", "fit_seconds")
