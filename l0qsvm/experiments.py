@@ -238,11 +238,11 @@ def _prepare_worker():
 
 def _fit_score(model, X, y, fit_idx, eval_idx):
     "Fit a clone of `model` on X[fit_idx], return (fitted, accuracy on X[eval_idx], seconds, warnings, error)."
-    from threadpoolctl import threadpool_limits
+    from .hinge_solvers import _single_blas_thread   # (one limit shared by overlapping fits in threads)
     _prepare_worker()
     est = clone(model)
     try:
-        with threadpool_limits(1), warnings.catch_warnings(record=True) as caught:
+        with _single_blas_thread(), warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             t0 = time.perf_counter()
             est.fit(X[fit_idx], y[fit_idx])

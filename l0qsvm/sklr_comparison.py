@@ -22,9 +22,9 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import log_loss
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
-from threadpoolctl import threadpool_limits
 
 from .experiments import ResultStore, _parallel, paper_data, parallel_backend, protocol_splits
+from .hinge_solvers import _single_blas_thread   # (one BLAS limit shared by overlapping fits in threads)
 from .kernel_peers import IVM, L12KLR
 from .sklr_estimator import KLR, SparseKLR, fit_path
 
@@ -76,7 +76,7 @@ def select_setting(val_accuracy, # validation accuracy of each setting
 # %% ../nbs/12a_sklr_comparison.ipynb #8f884161
 def _quietly(fit):
     "Run fit() with one BLAS thread; (result, seconds, ConvergenceWarnings, error text)."
-    with threadpool_limits(1), warnings.catch_warnings(record=True) as caught:
+    with _single_blas_thread(), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         t0 = time.perf_counter()
         try: out, error = fit(), ""
@@ -109,7 +109,7 @@ def refit_scores(method:str, setting:dict, Xfit, yfit, Xte, yte)->dict:
     if est is None: return dict(test_accuracy=np.nan, log_loss=np.nan, kept=np.nan, fit_seconds=np.nan, warnings=0, error=error)
     if method == "svc":      # LIBSVM has no probabilities of its own: Platt's sigmoid on 5-fold decision values
         platt = CalibratedClassifierCV(SVC(C=setting["C"]), method="sigmoid", ensemble=False, cv=5)
-        with threadpool_limits(1): proba = platt.fit(Xfit, yfit).predict_proba(Xte)
+        with _single_blas_thread(): proba = platt.fit(Xfit, yfit).predict_proba(Xte)
     else: proba = est.predict_proba(Xte)
     return dict(test_accuracy=float(est.score(Xte, yte)), log_loss=float(log_loss(yte, proba, labels=est.classes_)),
                 kept=fraction_kept(est, len(yfit)), fit_seconds=seconds, warnings=n_warn, error="")
