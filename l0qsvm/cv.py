@@ -9,6 +9,7 @@ __all__ = ['grow_support', 'l0_path', 'l1_path', 'fold_scores', 'cv_results', 's
 # %% ../nbs/09_cv.ipynb #cda4c0c0
 import time
 import warnings
+from functools import partial
 from numbers import Integral, Real
 
 import numpy as np
@@ -26,9 +27,9 @@ from tqdm.auto import tqdm
 from .estimators import L0QSVM, L1QSVM, compile_all, roundoff_zeros
 from .features import check_weights, quadratic_features, gram_matrix
 from .multiclass import (encode_labels, ovr_targets, ovr_decision, ovr_predict, check_label_types, check_feature_scales,
-                               check_quadratic_range)
+                               check_quadratic_range, check_no_booleans)
 from .subproblems import QuadraticFit, primal_objective, best_intercept
-from .hinge_solvers import blas_threads
+from .hinge_solvers import blas_threads, weight_scale
 from .qsvm import solve_l1qsvm
 from .swap import swap_refine, swap_refined_fit, screen_terms, _squared_parts
 
@@ -180,11 +181,6 @@ def select_cell(mean, std, # mean and std of the validation scores per cell
     return int(sparsest[np.argmax(mean[sparsest])])
 
 # %% ../nbs/09_cv.ipynb #c951f9ee
-def _refuse_booleans(name, values):
-    "`ValueError` if a grid holds booleans (numpy would read `[True, 2]` as `[1, 2]`), as `L0QSVM(k=True)` is refused."
-    if any(isinstance(v, (bool, np.bool_)) for v in np.asarray(values, dtype=object).ravel()):
-        raise ValueError(f"{name} must hold numbers, not booleans; got {values!r}")
-
 class _QuadraticSurfaceCV(ClassifierMixin, BaseEstimator):
     """Base class of `L0QSVMCV` and `L1QSVMCV`: folds in parallel, `cv_results_`, the selection rule and the refit.
 
@@ -205,8 +201,7 @@ class _QuadraticSurfaceCV(ClassifierMixin, BaseEstimator):
     _model_cls = L0QSVM
 
     def _Cs(self):
-        if isinstance(self.Cs, Integral) and not isinstance(self.Cs, bool): return np.logspace(-2, 3, self.Cs)
-        _refuse_booleans("Cs", self.Cs)
+        if isinstance(self.Cs, Integral): return np.logspace(-2, 3, self.Cs)      # (a bool was refused by fit)
         Cs = np.asarray(self.Cs, dtype=float).ravel()
         if Cs.size == 0 or not np.all(np.isfinite(Cs) & (Cs > 0)):
             raise ValueError(f"Cs must be a positive int or a non-empty list of finite values > 0; got {self.Cs!r}")
@@ -232,7 +227,7 @@ class _QuadraticSurfaceCV(ClassifierMixin, BaseEstimator):
         self : object
             The fitted estimator.
         """
-        if isinstance(self.Cs, bool): raise ValueError(f"Cs must be an int or a list of values, not a bool; got {self.Cs!r}")
+        check_no_booleans(self)            # Cs=True, ks=[True, 2], max_time=True, ...: numpy and Interval read True as 1
         stop = None if self.max_time is None else time.time() + float(self.max_time)
         check_label_types(y)
         X_in, y_in = X, y
@@ -241,7 +236,7 @@ class _QuadraticSurfaceCV(ClassifierMixin, BaseEstimator):
         sw = None
         if sample_weight is not None:
             sw = check_weights(_check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True,
-                                                    allow_all_zero_weights=True), X.shape[0])
+                                                    allow_all_zero_weights=True), X.shape[0], y)
         name = type(self).__name__
         check_quadratic_range(X, estimator=name)
         check_feature_scales(X, estimator=name, feature_names=getattr(self, "feature_names_in_", None), stacklevel=4)
@@ -249,8 +244,10 @@ class _QuadraticSurfaceCV(ClassifierMixin, BaseEstimator):
         cv = check_cv(self.cv, y, classifier=True)
         splits = list(cv.split(X, y))
         scorer = None if self.scoring is None else check_scoring(self._model(), scoring=self.scoring)
-        jobs = (delayed(fold_scores)(self._path, X, y_idx, self.classes_, train, test, grid, Cs, scorer=scorer,
-                                     model_cls=self._model_cls, stop=stop, sample_weight=sw,
+        scale = weight_scale(sw)     # the folds fit with the weights at mean one, as every QSVM fit does (04b_hinge_solvers)
+        jobs = (delayed(fold_scores)(partial(self._path, scale=scale), X, y_idx, self.classes_, train, test, grid, Cs,
+                                     scorer=scorer, model_cls=self._model_cls, stop=stop,
+                                     sample_weight=None if sw is None else sw / scale,
                                      class_weight=self.class_weight) for train, test in splits)
         if self.n_jobs not in (None, 1): compile_all()       # compiled once here, not once per worker at the same time
         folds = list(tqdm(Parallel(n_jobs=self.n_jobs, return_as="generator")(jobs), total=len(splits),
@@ -437,7 +434,6 @@ class L0QSVMCV(_QuadraticSurfaceCV):
     def _grid(self, n):
         d = n * (n + 3) // 2
         if self.ks is None: return list(range(1, min(2 * n, d) + 1))
-        _refuse_booleans("ks", self.ks)
         ks = np.asarray(self.ks).ravel()
         if ks.size == 0 or ks.dtype.kind not in "iu" or ks.min() < 1:
             raise ValueError(f"ks must be a non-empty list of integers >= 1 (sparsity levels), got {self.ks!r}")
@@ -445,7 +441,7 @@ class L0QSVMCV(_QuadraticSurfaceCV):
 
     def _sparsity(self, grid): return grid
 
-    def _path(self, G, R, y, grid, C, deadline):
+    def _path(self, G, R, y, grid, C, deadline, scale=1.0):     # (k does not depend on the weights' scale)
         return l0_path(G, R, y, grid, C, loss=self.loss, warm_start=self.warm_start, deadline=deadline)
 
     def _model(self, k=None, C=1.0, max_time=None):
@@ -505,9 +501,7 @@ class L1QSVMCV(_QuadraticSurfaceCV):
         self.verbose = verbose
 
     def _grid(self, n):
-        if isinstance(self.lams, bool): raise ValueError(f"lams must be an int or a list of values, not a bool")
         if isinstance(self.lams, Integral): return [float(v) for v in np.logspace(-2, 2, self.lams)]
-        _refuse_booleans("lams", self.lams)
         lams = np.asarray(self.lams, dtype=float).ravel()
         if lams.size == 0 or not np.all(np.isfinite(lams) & (lams >= 0)):
             raise ValueError(f"lams must be a positive int or a non-empty list of finite values >= 0; got {self.lams!r}")
@@ -515,7 +509,8 @@ class L1QSVMCV(_QuadraticSurfaceCV):
 
     def _sparsity(self, grid): return -grid
 
-    def _path(self, G, R, y, grid, C, deadline): return l1_path(G, R, y, grid, C, deadline=deadline)
+    def _path(self, G, R, y, grid, C, deadline, scale=1.0):     # the weights divided by `scale`: lambda with them
+        return l1_path(G, R, y, [lam / scale for lam in grid], C, deadline=deadline)
 
     def _model(self, lam=1.0, C=1.0, max_time=None): return L1QSVM(C=C, lam=lam, class_weight=self.class_weight, max_time=max_time)
 

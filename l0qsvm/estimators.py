@@ -20,7 +20,8 @@ from tqdm.auto import tqdm
 
 from .features import check_weights, quadratic_features, term_names, term_scale, unpack_surface
 from .multiclass import (encode_labels, fit_ovr, ovr_decision, ovr_predict, surface_index, warn_if_not_converged,
-                               check_label_types, check_feature_scales, check_quadratic_range, fit_deadline)
+                               check_label_types, check_feature_scales, check_quadratic_range, fit_deadline,
+                               check_no_booleans)
 from .hinge_solvers import blas_threads
 from .qsvm import fit_qsvm, fit_l1qsvm
 from .swap import fit_l0qsvm
@@ -106,14 +107,6 @@ class QuadraticSurfaceClassifier(ClassifierMixin, BaseEstimator):
     def _stopping_rule(self): raise NotImplementedError
     def _store_extras(self, fits): pass
 
-    def _check_integers(self):
-        "Refuse booleans where an integer is declared (`Interval(Integral, ...)` alone lets `k=True` through as 1)."
-        for name, constraints in self._parameter_constraints.items():
-            value = getattr(self, name, None)
-            if isinstance(value, (bool, np.bool_)) and any(getattr(c, "type", None) is Integral for c in constraints):
-                raise ValueError(f"The {name!r} parameter of {type(self).__name__} must be an int, not a bool; "
-                                 f"got {value!r}.")
-
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
         """Fit one quadratic surface per one-vs-rest problem (a single one for two classes).
@@ -135,14 +128,14 @@ class QuadraticSurfaceClassifier(ClassifierMixin, BaseEstimator):
         self : object
             The fitted estimator.
         """
-        self._check_integers()
+        check_no_booleans(self)                           # k=True, max_time=True, ...: not numbers here
         check_label_types(y)
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_idx = encode_labels(y)
         sw = None
         if sample_weight is not None:
             sw = check_weights(_check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True,
-                                                    allow_all_zero_weights=True), X.shape[0])
+                                                    allow_all_zero_weights=True), X.shape[0], y)
         cw = (np.ones(len(self.classes_)) if self.class_weight is None else
               compute_class_weight(self.class_weight, classes=self.classes_, y=self.classes_[y_idx], sample_weight=sw))
         C = self.C * cw[y_idx] if self.class_weight is not None else self.C   # the loss weight of each point

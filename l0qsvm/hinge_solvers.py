@@ -4,12 +4,12 @@
 
 # %% auto #0
 __all__ = ['HingeIP', 'pinv_factor', 'solve_hinge_ip', 'HingeSolve', 'ip_accepted', 'solve_hinge_primal', 'blas_threads',
-           'solver_route', 'smo_budget', 'choose_route', 'solve_hinge', 'weighted_problem', 'check_gram_cost',
-           'budgeted_features']
+           'solver_route', 'smo_budget', 'choose_route', 'solve_hinge', 'weight_scale', 'weighted_problem',
+           'in_weight_units', 'check_gram_cost', 'budgeted_features']
 
 # %% ../nbs/04b_hinge_solvers.ipynb #hinge-solvers-imports
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from numba import njit
@@ -410,20 +410,42 @@ def _hinge_cause(route:str, res, tol:float, max_iter, primal_tol:float)->str:
     first = "SMO spent its step budget, then " if route == "dual>primal" else ""
     return f"{first}the primal interior point {what} after {res.n_iter} iterations with relative gap {res.gap:.3e} (tol={primal_tol:g})"
 
+def weight_scale(w # None, or weights >= 0 (m,)
+                )->float: # s: the mean of the positive weights (1.0 for None)
+    "The scale `s` that brings the weights to mean one over the points they keep (computed without overflow)."
+    if w is None: return 1.0
+    p = np.asarray(w, dtype=float); p = p[p > 0]; top = float(p.max())
+    return top * float(np.mean(p / top))
+
 def weighted_problem(X, # data (m, n)
                      y, # labels ±1, (m,)
                      C=1.0, # loss weight (scalar, or (m,): e.g. the class weights times the loss weight)
                      sample_weight=None # None, or varpi (m,), >= 0
-                    )->tuple: # (X, y, C_i, varpi) without the zero-weight points; C_i = C varpi_i, varpi None if not given
-    "The points of positive weight and their box $C_i = \\mathcal C\\varpi_i$ (a weight of 0 removes the point)."
+                    )->tuple: # (X, y, C_i, varpi / s, s) without the zero-weight points; C_i = C varpi_i / s (varpi None, s = 1 if not given)
+    "The points of positive weight, their weights divided by their mean `s` and their box $C_i = \\mathcal C\\varpi_i$ / `s` (a weight of 0 removes the point)."
     m = np.shape(X)[0]
     Cv = np.broadcast_to(np.asarray(C, dtype=float), (m,)) if np.ndim(C) else C
-    if sample_weight is None: return X, y, C, None
+    if sample_weight is None: return X, y, C, None, 1.0
     w = check_weights(sample_weight, m)
     keep = w > 0
-    if keep.all(): return X, y, Cv * w, w
-    X, y, w = np.asarray(X)[keep], np.asarray(y)[keep], w[keep]
-    return X, y, (Cv[keep] if np.ndim(C) else C) * w, w
+    if not keep.all():
+        X, y, w, Cv = np.asarray(X)[keep], np.asarray(y)[keep], w[keep], (Cv[keep] if np.ndim(C) else C)
+    s = weight_scale(w)
+    w = w / s
+    return X, y, Cv * w, w, s
+
+_WEIGHT_UNITS = ("objective", "q", "rho", "objective_unpolished")   # the entries of a history in the units of F
+
+def in_weight_units(fit, # a QuadraticFit of the problem with the weights varpi / s
+                    s:float # the scale of `weighted_problem`
+                   ): # the same fit with its objective, multipliers, rho and certificate objective in the units of varpi
+    "A fit of the weights $\\varpi$ / `s` reported for the weights $\\varpi$: its objective, $\\alpha$, $\\rho$ and every objective it records, times `s`."
+    if s == 1.0: return fit
+    scaled = lambda v: [s * t for t in v] if isinstance(v, list) else s * v
+    hist = None if fit.history is None else {k: scaled(v) if k in _WEIGHT_UNITS else v for k, v in fit.history.items()}
+    swap = None if fit.swap is None else {**fit.swap, "objective": s * fit.swap["objective"]}
+    return replace(fit, objective=s * fit.objective, alpha=None if fit.alpha is None else s * fit.alpha, history=hist,
+                   swap=swap)
 
 _EIGH_FLOPS = 9       # numpy.linalg.eigh of a d x d matrix with its eigenvectors: about 9 d^3 flops
 _GRAM_WORDS = 7       # peak memory of a QSVM fit: about 7 d^2 float64 (G, its scaled copy, U and eigh's workspace)

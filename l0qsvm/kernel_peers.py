@@ -25,10 +25,10 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from tqdm.auto import tqdm
 
 from .hinge_solvers import _single_blas_thread
-from .multiclass import check_feature_scales, encode_labels, ovr_decision, ovr_predict, ovr_targets
+from .multiclass import check_feature_scales, check_no_booleans, encode_labels, ovr_decision, ovr_predict, ovr_targets
 from .sklr import nll
 from .features import check_weights
-from .sklr_estimator import _loss_weights, kernel_gamma, kernel_matrix
+from .sklr_estimator import _KERNEL_CONSTRAINTS, _loss_weights, kernel_gamma, kernel_matrix
 from .smo import KERNELS
 
 # %% ../nbs/05c_sparse_kernel_peers.ipynb #c-obj
@@ -383,10 +383,7 @@ def _one_blas_thread(fit):
 
 _KERNEL_PARAMETERS = {
     "class_weight": [dict, StrOptions({"balanced"}), None],
-    "kernel": [StrOptions(set(KERNELS)), callable],
-    "gamma": [StrOptions({"scale", "auto"}), Interval(Real, 0.0, None, closed="neither")],
-    "degree": [Interval(Integral, 0, None, closed="left")],
-    "coef0": [Interval(Real, None, None, closed="neither")],
+    **_KERNEL_CONSTRAINTS,                 # kernel, gamma, degree >= 1, coef0: SparseKLR's rule
     "max_time": [Interval(Real, 0.0, None, closed="neither"), None],
     "verbose": ["verbose"],
 }
@@ -398,13 +395,14 @@ class _KernelExpansion(ClassifierMixin, BaseEstimator):
         """The validated data, the labels, the one-vs-rest targets, the deadline, the sample weights ϖ and the loss
         weights u (ϖ times the class weights; None, None without weights) and the points of positive weight; sets
         classes_ and gamma_."""
+        check_no_booleans(self)                        # max_time=True, k=True, degree=True, ...: not numbers here
         deadline = None if self.max_time is None else time.perf_counter() + self.max_time
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_idx = encode_labels(y)
         sw = None
         if sample_weight is not None:
             sw = check_weights(_check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True,
-                                                    allow_all_zero_weights=True), X.shape[0])
+                                                    allow_all_zero_weights=True), X.shape[0], y)
         u = _loss_weights(self.class_weight, self.classes_, y_idx, sw)
         rows = np.arange(X.shape[0]) if u is None else np.flatnonzero(u > 0)   # weight 0: the point is not there
         missing = np.setdiff1d(np.arange(len(self.classes_)), y_idx[rows])

@@ -20,8 +20,8 @@ from .smo import smo_solve, check_labels, LowRankQ
 from .subproblems import (QuadraticFit, primal_objective, best_intercept, spectral_gram, cached_eigh, sparse_Ut,
                                 shifted_inverse, hinge_dual_matrix, _loss_sum, _EIG_RCOND)
 from .hinge_solvers import (solve_hinge_ip, pinv_factor, solver_route, smo_budget, choose_route, solve_hinge,
-                                  blas_threads, weighted_problem, budgeted_features, _hinge_cause, _FEW_TERMS, _L1_CHOL_FLOPS,
-                                  _L1_COST)
+                                  blas_threads, weighted_problem, in_weight_units, budgeted_features, _hinge_cause, _FEW_TERMS,
+                                  _L1_CHOL_FLOPS, _L1_COST)
 
 # %% ../nbs/04c_qsvm.ipynb #fit-qsvm-export
 def fit_qsvm(X, # data (m, n), float64
@@ -35,7 +35,7 @@ def fit_qsvm(X, # data (m, n), float64
             )->QuadraticFit:
     "Soft-margin QSVM (Luo et al.) through its dual with SMO and the KKT recovery of $(W, b, c)$."
     y = check_labels(y)
-    X, y, C, w = weighted_problem(X, y, C, sample_weight)
+    X, y, C, w, s = weighted_problem(X, y, C, sample_weight)      # the weights at mean one (see 04b)
     primal_tol = min(tol, 1e-8)
     with blas_threads(*np.shape(X)):
         R, G = budgeted_features(X, deadline), gram_matrix(X, w)   # (refused here if it cannot end in time)
@@ -48,8 +48,8 @@ def fit_qsvm(X, # data (m, n), float64
     if not res.converged and (F0 := primal_objective(G, R, y, C, 0 * z, c0)) < F:   # a stopped solver may end worse than a constant
         z, c, F = 0 * z, c0, F0
         cause += "; its point was worse than the best constant classifier, which is returned instead"
-    return QuadraticFit(z, c, F, int(res.n_iter), bool(res.converged), float(res.gap), alpha=res.alpha,
-                        status="converged" if res.converged else res.status, cause=cause)
+    return in_weight_units(QuadraticFit(z, c, F, int(res.n_iter), bool(res.converged), float(res.gap), alpha=res.alpha,
+                                        status="converged" if res.converged else res.status, cause=cause), s)
 
 # %% ../nbs/04c_qsvm.ipynb #5226d352
 @dataclass
@@ -100,11 +100,11 @@ def fit_lsqsvm(X, y, # data (m, n), labels ±1
               )->QuadraticFit:
     "The unconstrained least-squares QSVM ($k = d$ of LS-$\\ell_0$-QSVM), closed form."
     y = check_labels(y)
-    X, y, C, w = weighted_problem(X, y, C, sample_weight)
+    X, y, C, w, s = weighted_problem(X, y, C, sample_weight)
     R, G = quadratic_features(X), gram_matrix(X, w)
     z, c = solve_squared_subproblem(squared_system(G, R, y, C))
-    return QuadraticFit(z, c, primal_objective(G, R, y, C, z, c, loss="squared"), 1, True, 0.0,
-                        alpha=2 * C * (1.0 - y * (R @ z + c)))
+    return in_weight_units(QuadraticFit(z, c, primal_objective(G, R, y, C, z, c, loss="squared"), 1, True, 0.0,
+                                        alpha=2 * C * (1.0 - y * (R @ z + c))), s)
 
 # %% ../nbs/04c_qsvm.ipynb #8c19227c
 _L1_ZERO_RTOL = 1e-6   # |w_j| <= _L1_ZERO_RTOL * max|z| at the interior point: a candidate exact zero
@@ -342,14 +342,16 @@ def fit_l1qsvm(X, # data (m, n), float64
     "$\\ell_1$-QSVM (Mousavi et al.): by `solve_l1qsvm`, or as the QP in the split variables $w = w^+ - w^-$ with cvxopt."
     y = check_labels(y)
     if solver not in ("active-set", "cvxopt"): raise ValueError(f"solver must be 'active-set' or 'cvxopt', got {solver!r}")
-    X, y, C, w = weighted_problem(X, y, C, sample_weight)
+    X, y, C, w, s = weighted_problem(X, y, C, sample_weight)
+    lam = lam / s if s != 1.0 else lam                 # the weights at mean one: lambda with them (see 04b)
     with blas_threads(*np.shape(X)):
         R = budgeted_features(X, deadline, estimator="L1QSVM", cubic=_L1_CHOL_FLOPS, what="Cholesky factorisations",
                               cost=_L1_COST)
         G = gram_matrix(X, w)
         if solver == "cvxopt":
-            return _l1qsvm_cvxopt(G, R, y, C, lam, tol=tol, max_iter=max_iter, ridge=ridge, polish=polish, deadline=deadline)
-        return solve_l1qsvm(G, R, y, C, lam, tol=max(tol, 1e-8), deadline=deadline)
+            return in_weight_units(_l1qsvm_cvxopt(G, R, y, C, lam, tol=tol, max_iter=max_iter, ridge=ridge, polish=polish,
+                                                  deadline=deadline), s)
+        return in_weight_units(solve_l1qsvm(G, R, y, C, lam, tol=max(tol, 1e-8), deadline=deadline), s)
 
 def _l1qsvm_cvxopt(G, R, y, C, lam, *, tol, max_iter, ridge, polish, deadline)->QuadraticFit:
     "The reference route of `fit_l1qsvm`: the split QP by cvxopt (equilibrated), then the support polish."

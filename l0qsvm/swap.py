@@ -22,7 +22,7 @@ from .penalty import _check_arguments, lu_zhang_certificate, penalty_decompositi
 from .smo import _BRACKET_EVERY, TAU, LowRankQ, _new_state, _solve, check_labels
 from .subproblems import _EIG_RCOND, _loss_sum, best_intercept, exact_intercept, primal_objective, QuadraticFit
 from .hinge_solvers import (_chol_solve, smo_budget, solve_hinge_ip, solver_route, _FEW_TERMS, blas_threads,
-                                  weighted_problem, budgeted_features)
+                                  weighted_problem, in_weight_units, budgeted_features)
 from .qsvm import squared_moments
 
 
@@ -750,7 +750,10 @@ def fit_l0qsvm(X, # data (m, n), float64
               )->QuadraticFit:
     "$\\ell_0$-QSVM / LS-$\\ell_0$-QSVM from the data: by default Algorithm 1's start, then the certified swap search; `refine=None`: Algorithm 1 only."
     y = check_labels(y)
-    X, y, C, w = weighted_problem(X, y, C, sample_weight)
+    X, y, C, w, s = weighted_problem(X, y, C, sample_weight)      # the weights at mean one (04b): rho in their units
+    if s != 1.0:
+        rho0 = None if rho0 is None else rho0 / s
+        if callback is not None: callback = lambda j, rho, dz, F, report=callback: report(j, s * rho, dz, s * F)
     if refine not in (None, "swap"): raise ValueError(f"refine must be None or 'swap', got {refine!r}")
     _check_arguments(k, loss, beta)
     with blas_threads(*np.shape(X)):
@@ -758,8 +761,9 @@ def fit_l0qsvm(X, # data (m, n), float64
         G = gram_matrix(X, w)
         args = dict(loss=loss, rho0=rho0, beta=beta, eps_inner=eps_inner, eps_outer=eps_outer, max_inner=max_inner,
                     max_outer=max_outer, tol=tol, route=route, callback=callback, deadline=deadline)
-        if refine is None: return penalty_decomposition(G, R, y, k, C, polish=polish, **args)
-        return swap_refined_fit(G, R, y, k, C, **args)
+        fit = (penalty_decomposition(G, R, y, k, C, polish=polish, **args) if refine is None else
+               swap_refined_fit(G, R, y, k, C, **args))
+    return in_weight_units(fit, s)
 
 
 # %% ../nbs/06a_swap.ipynb #3f29d3da
