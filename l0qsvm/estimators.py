@@ -404,7 +404,7 @@ class L0QSVM(QuadraticSurfaceClassifier):
         Re-solve the convex model on the selected support at the end (kept only if it lowers the objective).
         With `refine="swap"` the swap search does this anyway.
     refine : {"swap"} or None, default="swap"
-        "swap": the start is the k terms a screen ranks first (k <= 15, `l0qsvm.penalty.SCREEN_START_K`), or Algorithm 1
+        "swap": the start is the k terms a screen ranks first (hinge loss, k <= 15), or Algorithm 1
         run on the terms the screen ranks first and stopped once its support settles (larger k); then terms are
         exchanged between the support and its complement while the objective drops, until no single swap lowers it
         by more than a relative 1e-5 (`l0qsvm.swap.SWAP_RTOL`), which `swap_certificate_` certifies. None: Algorithm 1
