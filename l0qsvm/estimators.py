@@ -308,9 +308,11 @@ class L1QSVM(QuadraticSurfaceClassifier):
         Iteration cap of cvxopt's interior point ("cvxopt" only); None uses its default (200).
     max_time : float or None, default=None
         Time budget in seconds for the whole fit (all one-vs-rest surfaces together); every solver of the active set
-        (ADMM's SMO, the interior points, the fits on the signed support) stops at it ("cvxopt": the SMO polish stops
-        at it, cvxopt itself runs at most `max_iter` iterations), and a `ConvergenceWarning` says so. None means no
-        limit.
+        (ADMM's SMO, the interior points, the fits on the signed support, the linear program of its certificate)
+        stops at it, and a `ConvergenceWarning` says so. cvxopt's interior point cannot be stopped mid-way: it runs
+        only the iterations that fit in the time left (`l0qsvm.hinge_solvers.cvxopt_budget`); when fewer than 10
+        fit, the default solver returns its uncertified point with a `ConvergenceWarning` and "cvxopt" raises a
+        `ValueError` up front. None means no limit.
     verbose : int, default=0
         If > 0, a progress bar over the one-vs-rest surfaces.
 

@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['HingeIP', 'pinv_factor', 'solve_hinge_ip', 'HingeSolve', 'ip_accepted', 'solve_hinge_primal', 'blas_threads',
            'solver_route', 'smo_budget', 'choose_route', 'solve_hinge', 'weight_scale', 'weighted_problem',
-           'in_weight_units', 'check_gram_cost', 'budgeted_features']
+           'in_weight_units', 'check_gram_cost', 'cvxopt_budget', 'budgeted_features']
 
 # %% ../nbs/04b_hinge_solvers.ipynb #hinge-solvers-imports
 import time
@@ -512,6 +512,30 @@ def check_gram_cost(m:int, n:int, # samples and input features (d = n(n+3)/2 ter
         raise ValueError(f"{estimator}: {parts} and the rest of the fit take about {factor + sweep:.0f} s here that no "
                          f"clock can interrupt, more than twice the {max(left, 0):.3g} s left of max_time plus a second. "
                          f"{advice}{'; or subsample the data' if sweep > factor else ''}; or raise max_time.")
+
+_CVXOPT_ITER_FLOPS = 4   # one iteration of cvxopt's dense interior point on N unknowns (2N constraints): about 4 N^3 flops at eigh's speed (measured 3.3 to 4.1)
+_CVXOPT_WORDS = 9        # its peak memory: about 9 N^2 float64 (measured, N = 1000 to 5000)
+_CVXOPT_MIN_ITERS = 10   # it rarely reaches its tolerance in fewer (13 to 21 measured): not worth starting
+
+def cvxopt_budget(N:int, # unknowns of cvxopt's dense QP (with about 2N inequalities)
+                  deadline=None, # time.perf_counter() value of the time budget (None: memory only)
+                  max_iter:int=200 # the iteration cap without a time budget
+                 )->tuple: # (iterations it may run, 0 if it must not start; why fewer than max_iter, else ""; limited by the time?)
+    "The iterations of cvxopt's dense interior point that fit in the available memory and in the time left before `deadline` (a clock cannot stop it, but its iterations can be capped up front)."
+    need = _CVXOPT_WORDS * 8.0 * N * N
+    avail = _available_memory() if need > _MEM_CHECK_FROM else None
+    if avail is not None and need > avail:
+        return 0, (f"its dense Newton systems on {N} unknowns need about {need / 2**30:.1f} GiB, more than the "
+                   f"{max(avail, 0) / 2**30:.1f} GiB available"), False
+    if deadline is None: return max_iter, "", False
+    left = max(deadline - time.perf_counter(), 0.0)
+    step = _CVXOPT_ITER_FLOPS * float(N)**3 / _eigh_rate()
+    fit = int(left / step) - 1                     # (its start costs about one iteration)
+    if fit >= max_iter: return max_iter, "", False
+    if fit < _CVXOPT_MIN_ITERS:
+        return 0, (f"its iterations on {N} unknowns take about {step:.2g} s each here, and {_CVXOPT_MIN_ITERS} of them "
+                   f"do not fit in the {left:.3g} s left of max_time"), True
+    return fit, f"the {left:.3g} s left of max_time allow {fit} of its iterations (about {step:.2g} s each here)", True
 
 def budgeted_features(X, # data (m, n)
                       deadline=None, # time.perf_counter() value of the time budget (None: memory check only)

@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['fit_qsvm', 'SquaredSystem', 'squared_moments', 'squared_system', 'solve_squared_subproblem', 'fit_lsqsvm',
            'l1_optimality_residual', 'polish_l1_support', 'signed_support_fit', 'l1_active_set', 'L1ADMM',
-           'solve_l1qsvm', 'fit_l1qsvm']
+           'l1_certificate', 'solve_l1qsvm', 'fit_l1qsvm']
 
 # %% ../nbs/04c_qsvm.ipynb #qsvm-imports
 import time
@@ -21,7 +21,7 @@ from .subproblems import (QuadraticFit, primal_objective, best_intercept, spectr
                                 shifted_inverse, hinge_dual_matrix, _loss_sum, _EIG_RCOND)
 from .hinge_solvers import (solve_hinge_ip, pinv_factor, solver_route, smo_budget, choose_route, solve_hinge,
                                   blas_threads, weighted_problem, in_weight_units, budgeted_features, _hinge_cause, _FEW_TERMS,
-                                  _L1_CHOL_FLOPS, _L1_COST)
+                                  _L1_CHOL_FLOPS, _L1_COST, cvxopt_budget)
 
 # %% ../nbs/04c_qsvm.ipynb #fit-qsvm-export
 def fit_qsvm(X, # data (m, n), float64
@@ -171,6 +171,7 @@ def polish_l1_support(G, R, y, # G (d, d), features (m, d), labels ±1
 
 # %% ../nbs/04c_qsvm.ipynb #dbd1b0c6
 from scipy.linalg import solve_triangular
+from scipy.optimize import linprog
 
 # %% ../nbs/04c_qsvm.ipynb #5855195a
 _L1_RHO = 0.1           # ADMM penalty: gamma_j = _L1_RHO * (G_jj + C ||R_j||^2)
@@ -285,12 +286,36 @@ class L1ADMM:
             if same >= n_stable or (deadline is not None and time.perf_counter() >= deadline): break
         return np.sign(self.x)
 
+def l1_certificate(G, R, y, # G (d, d), features (m, d), labels ±1
+                   C, lam, # loss weight and l1 weight (scalar, or (d,) per entry)
+                   z, c, # the point to certify
+                   *, margin_tol:float=1e-9, # |1 - y_i f(x_i)| below this (relative to max(1, max|f|)): on the margin
+                   deadline=None # time.perf_counter() value at which the linear program stops
+                  )->np.ndarray|None: # the multipliers alpha (m,), or None if the program found none in time
+    "The multipliers that satisfy the $\\ell_1$ optimality conditions at $(z, c)$ most closely: a linear program in $\\alpha$."
+    m, d = R.shape; nw = d - n_features_from_params(d); lamv = _l1_weights(lam, d)
+    left = np.inf if deadline is None else deadline - time.perf_counter()
+    if left <= 0: return None
+    Cv = np.broadcast_to(np.asarray(C, dtype=float), (m,))
+    f = R @ z + c; t = 1.0 - y * f
+    band = margin_tol * max(1.0, float(np.abs(f).max(initial=0.0)))
+    lo, hi = np.where(t > band, Cv, 0.0), np.where(t < -band, 0.0, Cv)   # C_i inside the margin, 0 outside, free on it
+    on = np.r_[z[:nw] != 0, np.ones(d - nw, bool)]
+    target, width = G @ z + lamv * np.sign(z), np.where(on, 0.0, lamv)   # R^T Y alpha - target in [-width, width]
+    A, one = (R * y[:, None]).T, np.ones((d, 1))
+    try:                                          # min v: |R^T Y alpha - target| <= width + v, y^T alpha = 0, lo <= alpha <= hi
+        res = linprog(np.r_[np.zeros(m), 1.0], A_ub=np.block([[A, -one], [-A, -one]]), b_ub=np.r_[target + width, width - target],
+                      A_eq=np.r_[y, 0.0][None, :], b_eq=[0.0], bounds=np.c_[np.r_[lo, 0.0], np.r_[hi, np.inf]],
+                      method="highs", options={} if deadline is None else {"time_limit": left})
+    except ValueError: return None
+    return None if res.x is None else np.clip(res.x[:m], lo, hi)
+
 def solve_l1qsvm(G, R, y, # G (d, d), features (m, d), labels ±1
                  C, lam:float, # loss weight and l1 weight on hvec(W)
                  *, tol:float=_L1_KKT_TOL, # optimality residual at which the answer is accepted
                  deadline=None # time.perf_counter() value at which every solver stops
                 )->QuadraticFit:
-    "$\\ell_1$-QSVM by ADMM (or the QSVM's signs on tall data) and an active set on the sign pattern (the cvxopt route if it cannot certify); exact zeros."
+    "$\\ell_1$-QSVM by ADMM (or the QSVM's signs on tall data) and an active set on the sign pattern (then `l1_certificate`, then the cvxopt route if the time allows); exact zeros."
     m, d = R.shape
     T = np.sqrt(np.diag(G) + float(np.max(C)) * np.einsum("ij,ij->j", R, R))   # z = z~ / T: balanced columns
     T = np.where(T > 0, T, 1.0)
@@ -308,19 +333,31 @@ def solve_l1qsvm(G, R, y, # G (d, d), features (m, d), labels ±1
             n_iter = admm.n_iter + rounds
             if resid <= tol or late(): break
         start = f"ADMM's signs after {admm.n_iter} iterations"
-    z, c = zt / T, float(c)                        # resid: the conditions in the balanced coordinates (same conditions)
-    F = primal_objective(G, R, y, C, z, c, lam=lam)
+    c, c0 = float(c), best_intercept(np.zeros(m), y, C)   # resid: the conditions in the balanced coordinates (same conditions)
+    F, F0 = (primal_objective(G, R, y, C, zz / T, cc, lam=lam) for zz, cc in ((zt, c), (0 * zt, c0)))
     converged, out_of_time = bool(resid <= tol), late()
     cause = "" if converged else (f"the ℓ1 active set (from {start}) {'stopped at the time budget (max_time)' if out_of_time else 'ran out of corrections'} "
                                   f"after {rounds} rounds with optimality residual {resid:.3e} > tol={tol:g}")
-    if not converged and not out_of_time:          # out of corrections (rare): the reference route, whose polish certifies
-        ref = _l1qsvm_cvxopt(G, R, y, C, lam, tol=1e-9, max_iter=None, ridge=1e-12, polish=True, deadline=deadline)
-        if ref.converged or ref.objective < F:
-            if not ref.converged: ref.cause = f"{cause}; then {ref.cause}"
-            ref.n_iter += int(n_iter)
-            return ref
-    c0 = best_intercept(np.zeros(m), y, C)
-    if not converged and (F0 := primal_objective(G, R, y, C, 0 * z, c0, lam=lam)) < F:
+    if not converged and not out_of_time:          # degenerate problems: multipliers that certify the point, or the constant
+        for Fk, zk, ck in sorted([(F, zt, c), (F0, 0 * zt, c0)], key=lambda k: k[0]):
+            a = l1_certificate(Gt, Rt, y, C, lamt, zk, ck, deadline=deadline)
+            if a is not None and (r := l1_optimality_residual(Gt, Rt, y, lamt, zk, a, C, ck)) <= tol:
+                zt, c, F, alpha, resid, converged, cause = zk, ck, Fk, a, r, True, ""
+                break
+        out_of_time = late()
+    z = zt / T
+    if not converged and not out_of_time:          # still not certified (rare): the reference route, whose polish certifies
+        cap, why, by_time = cvxopt_budget(m + 2 * d - n_features_from_params(d) + 1, deadline)
+        if not cap: cause += f"; the cvxopt route was not started: {why}"
+        else:
+            ref = _l1qsvm_cvxopt(G, R, y, C, lam, tol=1e-9, max_iter=cap, ridge=1e-12, polish=True, deadline=deadline,
+                                 capped=why)
+            if ref.converged or ref.objective < F:
+                if not ref.converged: ref.cause = f"{cause}; then {ref.cause}"
+                ref.n_iter += int(n_iter)
+                return ref
+        out_of_time = out_of_time or by_time or late()
+    if not converged and F0 < F:
         z, c, F = 0 * z, c0, F0
         cause += "; its point was worse than the best constant classifier, which is returned instead"
     return QuadraticFit(z, c, F, int(n_iter), converged, float(resid), alpha=alpha,
@@ -349,12 +386,14 @@ def fit_l1qsvm(X, # data (m, n), float64
                               cost=_L1_COST)
         G = gram_matrix(X, w)
         if solver == "cvxopt":
-            return in_weight_units(_l1qsvm_cvxopt(G, R, y, C, lam, tol=tol, max_iter=max_iter, ridge=ridge, polish=polish,
-                                                  deadline=deadline), s)
+            cap, why, _ = cvxopt_budget(R.shape[0] + 2 * R.shape[1] - X.shape[1] + 1, deadline, max_iter or 200)
+            if not cap: raise ValueError(f"L1QSVM with solver='cvxopt': {why}. Use solver='active-set', or raise max_time.")
+            return in_weight_units(_l1qsvm_cvxopt(G, R, y, C, lam, tol=tol, max_iter=cap, ridge=ridge, polish=polish,
+                                                  deadline=deadline, capped=why), s)
         return in_weight_units(solve_l1qsvm(G, R, y, C, lam, tol=max(tol, 1e-8), deadline=deadline), s)
 
-def _l1qsvm_cvxopt(G, R, y, C, lam, *, tol, max_iter, ridge, polish, deadline)->QuadraticFit:
-    "The reference route of `fit_l1qsvm`: the split QP by cvxopt (equilibrated), then the support polish."
+def _l1qsvm_cvxopt(G, R, y, C, lam, *, tol, max_iter, ridge, polish, deadline, capped="")->QuadraticFit:
+    "The reference route of `fit_l1qsvm`: the split QP by cvxopt (equilibrated), then the support polish (`capped`: why `max_iter` is below the default, from `cvxopt_budget`)."
     m, d = R.shape
     n = n_features_from_params(d)
     nw = d - n
@@ -384,13 +423,15 @@ def _l1qsvm_cvxopt(G, R, y, C, lam, *, tol, max_iter, ridge, polish, deadline)->
     alpha = np.array(sol["z"]).ravel()[:m]
     converged = sol["status"] == "optimal"
     gap = float(sol["relative gap"] or 0.0)
-    out_of_time = deadline is not None and time.perf_counter() >= deadline
+    cap = max_iter or 200
+    at_cap = sol["iterations"] >= cap
+    out_of_time = (deadline is not None and time.perf_counter() >= deadline) or bool(at_cap and capped)
     if polish and not out_of_time:                 # safe whatever cvxopt's status: kept only if it certifies optimality
         z, c, alpha, polished = polish_l1_support(G, R, y, C, lam, z, c, alpha, deadline=deadline)
         converged = converged or polished
     F = primal_objective(G, R, y, C, z, c, lam=lam)
-    cap = max_iter or 200
-    how = f"stopped at its iteration cap max_iter={cap}" if sol["iterations"] >= cap else "stopped early (numerical difficulties)"
+    how = (f"stopped at its iteration cap ({capped})" if capped else f"stopped at its iteration cap max_iter={cap}") if at_cap \
+          else "stopped early (numerical difficulties)"
     cause = "" if converged else (f"cvxopt's interior point {how} with relative gap {gap:.3e} (tol={tol:g}), and the SMO "
                                   f"polish of its support was not certified optimal{' (out of time)' if out_of_time else ''}")
     if not converged and (F0 := primal_objective(G, R, y, C, 0 * z, c0, lam=lam)) < F:
