@@ -203,7 +203,7 @@ register_model("ls-l0-qsvm", ModelSpec("LS-L0-QSVM", lambda C, k: L0QSVM(k=k, C=
 register_model("l0-qsvm-swap", ModelSpec("L0-QSVM + swaps", lambda C, k: L0QSVM(k=k, C=C), draw_l0qsvm))   # the package's default
 register_model("ls-l0-qsvm-swap", ModelSpec("LS-L0-QSVM + swaps", lambda C, k: L0QSVM(k=k, C=C, loss="squared"), draw_l0qsvm))
 register_model("klr", ModelSpec("KLR", lambda C: KLR(C=C), draw_qsvm))                     # RBF kernel, gamma "scale"
-register_model("sklr", ModelSpec("S-KLR", lambda C, lam: SparseKLR(C=C, lam=lam, lam_scale="bound"), draw_sklr))
+register_model("sklr", ModelSpec("S-KLR", lambda C, lam: SparseKLR(C=C, lam=lam, lam_scale="bound", probability=False), draw_sklr))
 
 def draw_config(seed:int, dataset:str, model:str, fold:int, draw:int, n_features:int)->dict:
     "Configuration number `draw` of `model` for one fold of one data set."

@@ -90,7 +90,7 @@ def validation_scores(method:str, grid:list, Xtr, ytr, Xva, yva)->list:
     if method == "sklr":
         for C in dict.fromkeys(s["C"] for s in grid):
             lams = [s["lam"] for s in grid if s["C"] == C]
-            path, seconds, n_warn, error = _quietly(lambda: fit_path(SparseKLR(lam_scale="bound"), Xtr, ytr, lams=lams, Cs=[C]))
+            path, seconds, n_warn, error = _quietly(lambda: fit_path(SparseKLR(lam_scale="bound", probability=False), Xtr, ytr, lams=lams, Cs=[C]))
             fits = {lam: est for _, lam, est in path} if path is not None else {}
             for lam in lams:
                 est = fits.get(lam)

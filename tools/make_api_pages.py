@@ -65,7 +65,8 @@ def public_names(module):
 
 def own_methods(cls):
     "Public methods a class defines itself (not inherited), in definition order."
-    return [n for n, v in vars(cls).items() if not n.startswith("_") and inspect.isfunction(v)]
+    return [n for n, v in vars(cls).items() if not n.startswith("_")
+            and (inspect.isfunction(v) or inspect.isfunction(getattr(v, "fn", None)))]   # fn: scikit-learn's available_if
 
 
 def api_page(module, source):
