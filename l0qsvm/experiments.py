@@ -238,7 +238,7 @@ def _prepare_worker():
 
 def _fit_score(model, X, y, fit_idx, eval_idx):
     "Fit a clone of `model` on X[fit_idx], return (fitted, accuracy on X[eval_idx], seconds, warnings, error)."
-    from .hinge_solvers import _single_blas_thread   # (one limit shared by overlapping fits in threads)
+    from l0qsvm.hinge_solvers import _single_blas_thread   # (one limit shared by overlapping fits in threads)
     _prepare_worker()
     est = clone(model)
     try:

@@ -239,7 +239,8 @@ def l1_active_set(G, R, y, C, lam, # the l1 model (lam scalar, or (d,) per entry
         zS, c, alpha, _ = signed_support_fit(G, R, y, C, lamv, S, s, alpha0=alpha, deadline=deadline)
         z = np.zeros(d); z[S] = zS
         resid = l1_optimality_residual(G, R, y, lamv, z, alpha, C, c)
-        if resid > tol and len(S) > _FEW_TERMS:            # an interior point on an ill-conditioned G_SS can miss
+        late = deadline is not None and time.perf_counter() >= deadline
+        if resid > tol and len(S) > _FEW_TERMS and not late:   # an interior point on an ill-conditioned G_SS can miss
             zS2, c2, alpha2, _ = signed_support_fit(G, R, y, C, lamv, S, s, alpha0=alpha, tol=1e-8, route="dual",
                                                    deadline=deadline)   # stationarity: SMO from its multipliers
             z2 = np.zeros(d); z2[S] = zS2

@@ -122,7 +122,7 @@ def test_errors(breast_cancer):
     X, y = breast_cancer
     with pytest.raises(ValueError, match="ks must be a non-empty list of integers"): L0QSVMCV(ks=[0, 2]).fit(X, y)
     with pytest.raises(ValueError, match="Cs must be"): L0QSVMCV(Cs=[1.0, -1.0]).fit(X, y)
-    with pytest.raises(ValueError, match="Cs must be"): L0QSVMCV(Cs=True).fit(X, y)
+    with pytest.raises(ValueError, match="'Cs' parameter of L0QSVMCV must be an int, not a bool"): L0QSVMCV(Cs=True).fit(X, y)
     with pytest.raises(ValueError, match="select"): L0QSVMCV(select="2se").fit(X, y)
     with pytest.raises(ValueError, match="lams must be"): L1QSVMCV(lams=[-1.0]).fit(X, y)
     with pytest.raises(ValueError, match="at least 2 classes"): L0QSVMCV().fit(X, np.zeros(len(y)))
