@@ -35,7 +35,7 @@ GROUPS = [
         S(r"$x$, $x_i$, $X$", r"a point of $\mathbb R^n$; training point $i$; the $m\times n$ data matrix, row $i$ is $x_i^\top$",
           "`X`, `X[i]`", "index", L + "[xX]" + E),
         S(r"$y_i$, $y$", r"the label of $x_i$, in $\{-1, +1\}$; the vector of labels", "`y`", "index", L + "y" + E),
-        S(r"$Y$", r"$\mathrm{diag}(y)$ (the L0-QSVM paper's $D$)", "`y[:, None] * ...`", "03_smo", L + "Y" + E),
+        S(r"$Y$", r"$\mathrm{diag}(y)$ (the L0-QSVM paper's $D$)", "`y[:, None] * ...`", "04_subproblems", L + "Y" + E),
         S(r"$m_\pm$, $I_\pm$", r"number of training points with label $\pm1$; their indices", "`(y > 0).sum()`", "05_sklr",
           r"m_\{?\\pm", r"I_\{?\\pm"),
         S(r"$\mathcal Y$", r"the set of class labels; $\lvert\mathcal Y\rvert$ classes", "`classes_`", "04d_multiclass",
@@ -65,7 +65,7 @@ GROUPS = [
           "", "00_vech", L + r"e_\{?[a-z0-9]\}?(?![a-z0-9])", L + "E_"),
         S(r"$D_n$, $L_n$", r"the duplication matrix, $D_n\mathrm{hvec}(A) = \mathrm{vec}(A)$ on $\mathbb S_n$; the elimination "
           r"matrix, $L_n\mathrm{vec}(A) = \mathrm{hvec}(A)$", "`duplication_matrix`, `elimination_matrix`", "00_vech",
-          L + "D_", L + r"L_\{?n"),
+          L + r"D_\{?n", L + r"L_\{?n"),
         S(r"$w$", r"$\mathrm{hvec}(W)$, the quadratic part of $z$", "`z[:-n]`", "01_features", L + "w" + E),
         S(r"$n_{\rm aff}$", r"the dimension of the affine hull of the training points ($G$ is definite iff it is $n$)", "",
           "01_features", r"n_\{\\rm\s*aff\}"),
@@ -106,7 +106,7 @@ GROUPS = [
           r"$\lambda\sum_j\lvert\tilde\alpha_j\rvert^{1/2}$ in $\ell_{1/2}$-KLR", "`lam`", "index",
           r"\\lambda" + E),
         S(r"$\rho$, $u$", r"the weight of the penalty $\tfrac\rho2\lVert z - u\rVert^2$ of Algorithm 1; the $k$-sparse point it "
-          r"pulls $z$ towards", "`rho`, `u`", "03_smo", r"\\rho" + E, L + "u" + E),
+          r"pulls $z$ towards", "`rho`, `u`", "04_subproblems", r"\\rho" + E, L + "u" + E),
         S(r"$\alpha$, $\alpha_i$", r"the dual variables, one per training point (the multipliers of the margin constraints)",
           "`alpha`, `alpha_`", "02_smo_basics", r"\\alpha" + E),
         S(r"$\bar\alpha$, $\bar\alpha_i$", r"the multipliers of $\xi_i\ge0$", "", "04_subproblems", r"\\bar\s*\{?\\alpha"),
@@ -114,6 +114,8 @@ GROUPS = [
           "", "04_subproblems", r"c_\{\\rm\s*(lo|hi)\}"),
         S(r"$Q$, $p$", r"the quadratic and the linear term of a dual, $\tfrac12\alpha^\top Q\alpha + p^\top\alpha$",
           "`Q`, `p`, `LowRankQ`, `KernelQ`", "02_smo_basics", L + "Q" + E, L + "p" + E),
+        S(r"$D_\alpha$", r"the dual of the hinge $z$-subproblem of Algorithm 1 (the QSVM dual at $\rho = 0$), a minimisation over $\alpha$",
+          "`solve_hinge_subproblem`", "04_subproblems", r"D_\{?\\alpha"),
         S(r"$\mathcal S$", r"a support: the indices of the entries of $z$ allowed to be nonzero (of the $\ell_1$ polish, of a "
           r"candidate of the swap search)", "`S`, `support`", "04b_hinge_solvers", r"\\mathcal\s*\{?S"),
         S(r"$U$, $\kappa_j$", r"the eigenvectors and the eigenvalues of $G$: $G = U\,\mathrm{diag}(\kappa)\,U^\top$",
