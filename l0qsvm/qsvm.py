@@ -324,7 +324,10 @@ def solve_l1qsvm(G, R, y, # G (d, d), features (m, d), labels ±1
     late = lambda: deadline is not None and time.perf_counter() >= deadline
     if m >= _L1_TALL_RATIO * (d + 1):
         qsvm = solve_hinge_ip(Rt, y, C, Gt, tol=1e-8, deadline=deadline)
-        zt, c, alpha, resid, rounds = l1_active_set(Gt, Rt, y, C, lamt, np.sign(qsvm.w), tol=tol, deadline=deadline)
+        if late():                                 # max_time spent on the QSVM: its point, uncertified (no further pass over R)
+            zt, c, alpha, rounds = qsvm.w, qsvm.c, qsvm.alpha, 0
+            resid = l1_optimality_residual(Gt, Rt, y, lamt, zt, alpha, C, c)
+        else: zt, c, alpha, resid, rounds = l1_active_set(Gt, Rt, y, C, lamt, np.sign(qsvm.w), tol=tol, deadline=deadline)
         n_iter, start = qsvm.n_iter + rounds, "the QSVM's signs"
     else:
         admm, n_iter = L1ADMM(Gt, Rt, y, C, lamt), 0
