@@ -557,12 +557,6 @@ def worker_count(n_jobs, # joblib's n_jobs: None (the backend's default), -1 (al
         n = cpu_count()
     return n
 
-def _stop_workers():
-    "Kill the worker processes of joblib's process pool (loky), if it has any: no worker outlives an interrupted run."
-    from joblib.externals.loky import reusable_executor
-    executor = getattr(reusable_executor, "_executor", None)
-    if executor is not None: executor.shutdown(wait=True, kill_workers=True)
-
 def _parallel(tasks, n_jobs, desc, progress):
     "Run delayed tasks, yielding results as they arrive (never more workers than tasks, nor than CPUs on this machine)."
     from joblib import Parallel
@@ -573,9 +567,7 @@ def _parallel(tasks, n_jobs, desc, progress):
     if progress:
         from tqdm.auto import tqdm
         results = tqdm(results, total=len(tasks), desc=desc, unit="fit", smoothing=0.05)
-    try: yield from results
-    except BaseException:                 # Ctrl-C, SIGTERM (the command raises it as Ctrl-C), a failure, or not read on
-        _stop_workers(); raise
+    yield from results                    # (interrupted, joblib's generator stops and kills its workers itself)
 
 def run_protocol(datasets, # loader names, e.g. paper_datasets("v2")
                  models, # keys of MODELS
@@ -792,8 +784,6 @@ def add_reproduce_parser(subparsers, # the `add_subparsers()` object of the l0qs
 
 def reproduce(args)->int:
     "Run `l0qsvm reproduce` from parsed arguments; print the table beside the paper's; exit code."
-    for name in ("datasets", "models"):                               # a name given twice runs once
-        if getattr(args, name): setattr(args, name, list(dict.fromkeys(getattr(args, name))))
     if args.paper in getattr(args, "_more", {}): return args._more[args.paper](args)   # another paper's protocol
     if args.scheduler and args.backend != "dask": args._parser.error("--scheduler needs --backend dask")
     cpus = _cpu_count()

@@ -412,10 +412,10 @@ def _hinge_cause(route:str, res, tol:float, max_iter, primal_tol:float)->str:
 
 def weight_scale(w # None, or weights >= 0 (m,)
                 )->float: # s: the mean of the positive weights (1.0 for None)
-    "The scale `s` that brings the weights to mean one over the points they keep (computed without overflow)."
+    "The scale `s` that brings the weights to mean one over the points they keep (equal weights to exactly 1)."
     if w is None: return 1.0
     p = np.asarray(w, dtype=float); p = p[p > 0]; top = float(p.max())
-    return top * float(np.mean(p / top))
+    return top * float(np.mean(p / top))                      # (p / top: exact 1s for equal weights)
 
 def weighted_problem(X, # data (m, n)
                      y, # labels ±1, (m,)

@@ -880,7 +880,7 @@ def _project_dual(a, y, C, out):
     for _ in range(200):                                  # regula falsi with the Illinois rule on a piecewise linear,
         if f_lo <= tol: ups = lo; break                   # nonincreasing phi: exact once the bracket holds one piece
         if f_hi >= -tol: ups = hi; break
-        if hi - lo <= 1e-15 * max(abs(lo), abs(hi)): ups = lo + f_lo * (hi - lo) / (f_lo - f_hi); break
+        if hi - lo <= 1e-15 * max(1.0, abs(lo), abs(hi)): ups = lo + f_lo * (hi - lo) / (f_lo - f_hi); break
         ups = lo + g_lo * (hi - lo) / (g_lo - g_hi)
         if not lo < ups < hi: ups = 0.5 * (lo + hi)
         f = phi(ups)
