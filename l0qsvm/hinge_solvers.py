@@ -248,15 +248,17 @@ def solve_hinge_ip(RS, # (m, q) features of the q free terms
     n_done, code = 0, 3
     chunk = max_iter if deadline is None else 1       # with a deadline: one step, then more while a chunk stays short
     while n_done <= max_iter:
-        n, t0 = min(chunk, max_iter - n_done), time.perf_counter()
+        if deadline is not None and time.perf_counter() >= deadline: break   # (before the first step too: the set-up
+        n, t0 = min(chunk, max_iter - n_done), time.perf_counter()          #  passes over R may have used the time)
         code, n = _hinge_ip_steps(RS, RT, y, Cv, M, Ud, Un, lin, state, best, tol, n, stop_below, stop_above)
         if deadline is not None and time.perf_counter() - t0 < _CHUNK_SECONDS: chunk = min(5, 2 * chunk)   # (O(m d^2) a step)
         n_done += n
         if code != 3 or n_done >= max_iter: break
-        if deadline is not None and time.perf_counter() >= deadline: break
     status = _IP_STATUS[code]
     if code == 3 and n_done < max_iter: status = "deadline"
     bx, ba, bounds = best
+    if n_done == 0:                                    # no step: the start point, its value (no dual bound)
+        bounds[0] = 0.5 * x[:q] @ M @ x[:q] + lin @ x[:q] + Cv @ np.maximum(1.0 - f, 0.0)
     return HingeIP(bx[:q] / T, float(bx[q]), ba, float(bounds[0]), float(bounds[1]), n_done, status)
 
 # %% ../nbs/04b_hinge_solvers.ipynb #5950df73
