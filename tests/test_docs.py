@@ -42,22 +42,23 @@ def test_every_notebook_is_in_the_sidebar():
 def test_sidebar_sections_and_order():
     tree = build_docs.sidebar_tree(build_docs.site_config(), {})
     sections = {title: list(build_docs.flatten(items)) for kind, title, items in tree if kind == "section"}
-    assert list(sections) == ["Theory", "Models", "Experiments", "Tutorials", "API"]
-    assert sections["Theory"][:2] == ["00_vech.ipynb", "01_features.ipynb"]
-    assert "08_estimators.ipynb" in sections["Models"] and "10a_widgets.ipynb" in sections["Models"]
-    assert sections["Models"].index("10_plotting.ipynb") < sections["Models"].index("10a_widgets.ipynb")
-    assert "13_cli.ipynb" in sections["Experiments"]
-    assert all(p.startswith("tutorials/") for p in sections["Tutorials"]) and len(sections["Tutorials"]) >= 3
+    assert list(sections) == ["Course", "Experiments", "Internals", "API"]
+    pages = [p for kind, p, _ in tree if kind == "page"]
+    assert pages == ["index.ipynb", "syllabus.ipynb", "symbols.ipynb"]
+    assert sections["Course"][:3] == ["tutorials/00_first_reading.ipynb", "00_vech.ipynb", "01_features.ipynb"]
+    assert {"internals/04b_hinge_solvers.ipynb", "internals/10a_widgets.ipynb", "internals/13_cli.ipynb"} <= set(sections["Internals"])
+    assert sections["Internals"].index("internals/10_plotting.ipynb") < sections["Internals"].index("internals/10a_widgets.ipynb")
+    assert all(p.startswith("experiments/") for p in sections["Experiments"]) and len(sections["Experiments"]) >= 3
     assert all(p.startswith("api/") for p in sections["API"])
 
 
 @pytest.mark.parametrize("glob, path, hit", [
     ("0[0-6]*.ipynb", "05_sklr.ipynb", True), ("0[0-6]*.ipynb", "08_estimators.ipynb", False),
-    ("1[1-3]*.ipynb", "12_experiments.ipynb", True), ("*.ipynb", "tutorials/a.ipynb", False),
+    ("internals/*.ipynb", "internals/12_experiments.ipynb", True), ("*.ipynb", "tutorials/a.ipynb", False),
     ("experiments/*.ipynb", "experiments/table2.ipynb", True), ("**/*.ipynb", "a/b/c.ipynb", True),
 ])
 def test_quarto_globs(glob, path, hit):
-    "Future notebooks land in their section: 05_sklr in Theory, 12_experiments and experiments/ in Experiments."
+    "Globs match as Quarto's do: a new notebook in internals/ or experiments/ joins its section."
     assert bool(build_docs._glob_regex(glob).match(path)) == hit
 
 

@@ -21,7 +21,7 @@ NOTEBOOKS = cn.notebooks()
 def test_every_notebook_is_found():
     "The list covers the theory notebooks, the tutorials, the API pages and the index."
     names = {str(p.relative_to(cn.NBS)) for p in NOTEBOOKS}
-    assert {"index.ipynb", "04_subproblems.ipynb", "tutorials/01_sparse_surfaces.ipynb", "api/10a_widgets.ipynb"} <= names
+    assert {"index.ipynb", "04_subproblems.ipynb", "tutorials/01_sparse_surfaces.ipynb", "api/10a_widgets.ipynb", "internals/10a_widgets.ipynb"} <= names
     assert len(NOTEBOOKS) > 40
 
 

@@ -117,7 +117,7 @@ GROUPS = [
         S(r"$D_\alpha$", r"the dual of the hinge $z$-subproblem of Algorithm 1 (the QSVM dual at $\rho = 0$), a minimisation over $\alpha$",
           "`solve_hinge_subproblem`", "04_subproblems", r"D_\{?\\alpha"),
         S(r"$\mathcal S$", r"a support: the indices of the entries of $z$ allowed to be nonzero (of the $\ell_1$ polish, of a "
-          r"candidate of the swap search)", "`S`, `support`", "04b_hinge_solvers", r"\\mathcal\s*\{?S"),
+          r"candidate of the swap search)", "`S`, `support`", "internals/04b_hinge_solvers", r"\\mathcal\s*\{?S"),
         S(r"$U$, $\kappa_j$", r"the eigenvectors and the eigenvalues of $G$: $G = U\,\mathrm{diag}(\kappa)\,U^\top$",
           "`SpectralGram.U`, `SpectralGram.eigvals`", "04_subproblems", L + "U" + E, r"\\kappa" + E),
         S(r"$\tilde R$", r"the rotated features $RU$", "`SpectralGram.RU`", "04_subproblems", r"\\tilde\s*\{?R"),
@@ -127,11 +127,11 @@ GROUPS = [
           r"eliminated; the centred $R$ and $y$", "`SquaredSystem`", "04c_qsvm", r"G_\{\\rm sq", r"R_\{\\rm c"),
         S(r"$\hat R$, $\hat G$, $\hat p$, $\hat z$", r"the primal of the interior point: its rows $y_i(r_{i\mathcal S}, 1)$, quadratic term "
           r"($G_{\mathcal S\mathcal S}$, $+\rho I$ in a z-step, $G_{\rm sq}$ for the squared loss), linear term, variables $(z_{\mathcal S}, c)$",
-          "`solve_hinge_ip`", "04b_hinge_solvers", r"\\hat\s*\{?[RGpz]"),
+          "`solve_hinge_ip`", "internals/04b_hinge_solvers", r"\\hat\s*\{?[RGpz]"),
         S(r"$\mathrm{UB}$, $\mathrm{LB}$", r"an upper and a lower bound on an optimal value (a feasible point's value, a dual value)",
-          "`HingeIP.UB`, `HingeIP.LB`, `SwapBounds.lb`", "04b_hinge_solvers", r"\\mathrm\s*\{[UL]B\}"),
+          "`HingeIP.UB`, `HingeIP.LB`, `SwapBounds.lb`", "internals/04b_hinge_solvers", r"\\mathrm\s*\{[UL]B\}"),
         S(r"$\varsigma$, $\Omega$", r"the interior point's margin surpluses $\hat R\hat z + \xi - \mathbf 1$; the positive diagonal of its "
-          r"reduced Newton system (with its parts $\Omega_1$, $\Omega_2$)", "", "04b_hinge_solvers", r"\\varsigma" + E, r"\\Omega" + E),
+          r"reduced Newton system (with its parts $\Omega_1$, $\Omega_2$)", "", "internals/04b_hinge_solvers", r"\\varsigma" + E, r"\\Omega" + E),
         S(r"$\Delta$", r"the change of a quantity in one step: $\Delta\alpha_i$, $\Delta\hat z$, $\Delta\lambda$", "", "02_smo_basics",
           r"\\Delta" + E),
         S(r"$\Pi$, $z_\pm$", r"the split of $\ell_1$-QSVM: $z = \Pi z_\pm$ with $z_\pm = [w^+; w^-; b]$", "", "04c_qsvm", r"\\Pi(?![A-Za-z])"),
