@@ -107,13 +107,19 @@ def tag_skipped_cells(nb):
         else: cell.metadata.pop("tags", None)
 
 
+def kernel_env():
+    """The environment of a notebook's kernel: this process's, without `MPLBACKEND`, so that matplotlib draws figures
+    inline (a backend set for scripts and tests, such as Agg, would leave every figure out of the saved outputs)."""
+    return {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
+
+
 def execute(path):
     "Run a notebook in place in a real kernel (saving outputs and widget state), then clean it (nbdev_clean + metadata)."
     from nbclient import NotebookClient
     nb = nbformat.read(path, as_version=4)
     tag_skipped_cells(nb)
     NotebookClient(nb, timeout=1800, kernel_name="python3", store_widget_state=True,
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
+                   resources={"metadata": {"path": str(path.parent)}}).execute(env=kernel_env())
     for cell in nb.cells:                                   # the tags were only for this run
         tags = [t for t in cell.metadata.get("tags", []) if t != "skip-execution"]
         if tags: cell.metadata["tags"] = tags
