@@ -40,7 +40,7 @@ class build_py_with_compiled_code(build_py):
         with tempfile.TemporaryDirectory() as tmp:           # a fresh numba cache; run outside the source tree
             path = os.pathsep.join([lib, *filter(None, [os.environ.get("PYTHONPATH")])])   # (pip's isolated build
             env = dict(os.environ, PYTHONPATH=path, NUMBA_CACHE_DIR=os.path.join(tmp, "cache"), MPLBACKEND="Agg")  # env)
-            code = f"from l0qsvm.estimators import ship_compiled; ship_compiled({os.path.join(lib, 'l0qsvm')!r})"
+            code = f"from l0qsvm.build import ship_compiled; ship_compiled({os.path.join(lib, 'l0qsvm')!r})"
             print("l0qsvm: compiling the solvers into the package (l0qsvm/_compiled) ...", flush=True)
             res = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp, capture_output=True, text=True)
             if res.returncode:

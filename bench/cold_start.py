@@ -69,7 +69,7 @@ def shipped_copy(dest):
     shutil.copytree(os.path.dirname(l0qsvm.__file__), pkg, ignore=shutil.ignore_patterns("__pycache__", "_compiled"))
     env = dict(os.environ, PYTHONPATH=dest, NUMBA_CACHE_DIR=os.path.join(dest, "build-cache"))
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-c", f"from l0qsvm.estimators import ship_compiled; ship_compiled({pkg!r})"],
+    subprocess.run([sys.executable, "-c", f"from l0qsvm.build import ship_compiled; ship_compiled({pkg!r})"],
                    env=env, cwd=dest, check=True, capture_output=True)
     return dest, time.perf_counter() - t0
 

@@ -15,7 +15,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from l0qsvm import QSVM
-from l0qsvm.multiclass import FeatureScaleWarning
+from l0qsvm.checks import FeatureScaleWarning
 
 
 def problem(scale):

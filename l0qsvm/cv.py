@@ -24,10 +24,11 @@ from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 from tqdm.auto import tqdm
 
-from .estimators import L0QSVM, L1QSVM, compile_all, roundoff_zeros
+from .estimators import L0QSVM, L1QSVM, roundoff_zeros
+from .build import compile_all
 from .features import check_weights, quadratic_features, gram_matrix
-from .multiclass import (encode_labels, ovr_targets, ovr_decision, ovr_predict, check_label_types, check_feature_scales,
-                               check_quadratic_range, check_no_booleans)
+from .multiclass import encode_labels, ovr_targets, ovr_decision, ovr_predict, check_label_types, check_no_booleans
+from .checks import check_feature_scales, check_quadratic_range
 from .subproblems import QuadraticFit, primal_objective, best_intercept
 from .hinge_solvers import blas_threads, weight_scale
 from .qsvm import solve_l1qsvm

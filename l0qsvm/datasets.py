@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
 
-from .multiclass import fit_deadline, time_left
+from .checks import fit_deadline, time_left
 
 # %% ../nbs/internals/11_datasets.ipynb #b3043385
 DATA_DIR_ENV = "L0QSVM_DATA_DIR"

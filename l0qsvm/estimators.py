@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['active_mask', 'format_equation', 'unique_term_names', 'roundoff_zeros', 'QuadraticSurfaceClassifier', 'QSVM',
-           'L1QSVM', 'L0QSVM', 'compile_all', 'ship_compiled']
+           'L1QSVM', 'L0QSVM']
 
 # %% ../nbs/08_estimators.ipynb #1ec2777d
 import warnings
@@ -19,9 +19,9 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from tqdm.auto import tqdm
 
 from .features import check_weights, quadratic_features, term_names, term_scale, unpack_surface
-from .multiclass import (encode_labels, fit_ovr, ovr_decision, ovr_predict, surface_index, warn_if_not_converged,
-                               check_label_types, check_feature_scales, check_quadratic_range, fit_deadline,
+from .multiclass import (encode_labels, fit_ovr, ovr_decision, ovr_predict, surface_index, check_label_types,
                                check_no_booleans)
+from .checks import warn_if_not_converged, check_feature_scales, check_quadratic_range, fit_deadline
 from .hinge_solvers import blas_threads
 from .qsvm import fit_qsvm, fit_l1qsvm
 from .swap import fit_l0qsvm
@@ -518,39 +518,3 @@ class L0QSVM(QuadraticSurfaceClassifier):
         self.certificate_ = [f.certificate for f in fits]
         self.support_ = [np.asarray(f.support) for f in fits]
         self.swap_certificate_ = [f.swap for f in fits]
-
-# %% ../nbs/08_estimators.ipynb #compile-all
-import functools
-
-@functools.lru_cache(maxsize=None)
-def compile_all()->bool: # True once the compiled code is in this process (and so in numba's cache)
-    "Compile (or load from numba's cache) every compiled solver in this process, once: call it before starting worker processes."
-    import threading
-    from tqdm.std import tqdm as std_tqdm
-    from l0qsvm.sklr_estimator import SparseKLR
-    if not hasattr(std_tqdm, "_lock"): std_tqdm.set_lock(threading.RLock())   # (the fits' bars would create a process
-    rng = np.random.default_rng(0)                                             # lock, which a worker pool leaves behind)
-    X = rng.standard_normal((80, 6)); y = np.where(X[:, 0] * X[:, 1] + 0.3 * rng.standard_normal(80) > 0, 1, 0)
-    tall = rng.standard_normal((700, 2)); y_tall = np.where(tall[:, 0] * tall[:, 1] > 0, 1, 0)   # the primal route
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for est, (X_, y_) in ((QSVM(C=1.0), (X, y)), (QSVM(C=1.0), (tall, y_tall)), (L1QSVM(C=1.0, lam=0.1), (X, y)),
-                              (L0QSVM(4, C=1.0), (X, y)), (L0QSVM(16, C=1.0), (X, y)),
-                              (L0QSVM(4, C=1.0, loss="squared"), (X, y)), (SparseKLR(C=1.0), (X, y))):
-            est.fit(X_, y_)
-    return True
-
-
-# %% ../nbs/08_estimators.ipynb #ship0002
-def ship_compiled(package_dir=None # the package folder to write `_compiled` into (None: this package's)
-                 )->int: # the number of cache files written
-    "`compile_all`, then numba's cache files of the package copied into `package_dir/_compiled`: what `setup.py` runs to build a wheel."
-    import shutil
-    from pathlib import Path
-    from l0qsvm.smo import package_cache_path
-    compile_all()
-    out = Path(package_dir or Path(__file__).parent) / "_compiled"
-    out.mkdir(exist_ok=True)
-    files = [f for f in Path(package_cache_path()).iterdir() if f.suffix in (".nbi", ".nbc")]
-    for f in files: shutil.copyfile(f, out / f.name)
-    return len(files)

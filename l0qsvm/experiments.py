@@ -38,7 +38,8 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from .datasets import load_dataset
-from .estimators import QSVM, L1QSVM, L0QSVM, compile_all
+from .estimators import QSVM, L1QSVM, L0QSVM
+from .build import compile_all
 from .sklr_estimator import KLR, SparseKLR
 
 # %% ../nbs/internals/12_experiments.ipynb #99b584ae

@@ -25,7 +25,8 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from tqdm.auto import tqdm
 
 from .hinge_solvers import _single_blas_thread
-from .multiclass import check_feature_scales, check_no_booleans, encode_labels, ovr_decision, ovr_predict, ovr_targets
+from .multiclass import check_no_booleans, encode_labels, ovr_decision, ovr_predict, ovr_targets
+from .checks import check_feature_scales
 from .sklr import nll
 from .features import check_weights
 from .sklr_estimator import _KERNEL_CONSTRAINTS, _loss_weights, kernel_gamma, kernel_matrix

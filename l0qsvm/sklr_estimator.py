@@ -26,8 +26,8 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from tqdm.auto import tqdm
 
 from .features import check_weights
-from .multiclass import (encode_labels, ovr_decision, ovr_predict, ovr_targets, warn_if_not_converged,
-                               check_feature_scales, check_kernel_range, check_no_booleans)
+from .multiclass import encode_labels, ovr_decision, ovr_predict, ovr_targets, check_no_booleans
+from .checks import warn_if_not_converged, check_feature_scales, check_kernel_range
 from .sklr import lambda_bound_from_rows, paper_start
 from .smo import KERNELS, KernelQ, klr_dual_solve
 

@@ -19,7 +19,7 @@ from sklearn.exceptions import ConvergenceWarning
 from l0qsvm import L0QSVM, L1QSVM, QSVM, load_dataset, smo_solve
 from l0qsvm.cli import main
 from l0qsvm.datasets import UCI_FILES, get_data_dir
-from l0qsvm.multiclass import FeatureScaleWarning
+from l0qsvm.checks import FeatureScaleWarning
 
 
 @contextlib.contextmanager

@@ -134,7 +134,7 @@ def test_l1qsvm_wide_data_with_max_time_keeps_its_budget():
 def test_many_samples_keep_the_budget_or_are_refused(name):
     "m = 60,000, n = 20 (R: 60,000 x 230), max_time = 0.2: refused after timing R, or a fit within twice max_time plus a second."
     import l0qsvm
-    from l0qsvm.estimators import compile_all
+    from l0qsvm.build import compile_all
     compile_all()                                                        # compiled code loaded first: the clock is the fit's
     X, y = _qsvm_data(60_000, 20)
     t = time.perf_counter()
@@ -151,7 +151,7 @@ def test_the_lambda_bound_keeps_the_budget_or_is_refused():
     from l0qsvm import SparseKLR
     rng = np.random.default_rng(0)
     X = rng.standard_normal((40_000, 5)); y = np.where(X[:, 0] > 0, 1, -1)
-    from l0qsvm.estimators import compile_all
+    from l0qsvm.build import compile_all
     compile_all()                                                        # compiled code loaded first
     t = time.perf_counter()
     try:

@@ -27,7 +27,7 @@ from threadpoolctl import threadpool_info, threadpool_limits
 
 from l0qsvm import L0QSVM, QSVM
 from l0qsvm.hinge_solvers import blas_threads
-from l0qsvm.multiclass import FeatureScaleWarning, check_feature_scales
+from l0qsvm.checks import FeatureScaleWarning, check_feature_scales
 
 ROOT = Path(__file__).resolve().parents[1]
 

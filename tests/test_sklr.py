@@ -133,7 +133,7 @@ def test_errors():
 def test_badly_scaled_features_warn_with_the_kernels_reason():
     "Issue 7's up-front scale check, for the kernel models: a feature x1e5 dominates every kernel distance."
     import warnings
-    from l0qsvm.multiclass import FeatureScaleWarning
+    from l0qsvm.checks import FeatureScaleWarning
     rng = np.random.default_rng(0)
     X = rng.standard_normal((80, 3)); y = (X[:, 0] + X[:, 1] > 0).astype(int)
     with warnings.catch_warnings():
