@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = ["00_vech", "01_features", "02_smo_basics", "03_smo", "04_subproblems", "04c_qsvm", "04d_multiclass", "05_sklr", "05a_sklr_estimator", "05b_sklr_experiments", "05c_sparse_kernel_peers", "12a_sklr_comparison", "06_penalty", "06a_swap"]
+NOTEBOOKS = ["tutorials/00_first_reading", "00_vech", "01_features", "02_smo_basics", "03_smo", "04_subproblems", "04c_qsvm", "04d_multiclass", "05_sklr", "05a_sklr_estimator", "05b_sklr_experiments", "05c_sparse_kernel_peers", "12a_sklr_comparison", "06_penalty", "06a_swap"]
 
 
 def exercises(name):

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from l0qsvm import smo
+from l0qsvm import compiled, smo
 
 ROOT = Path(__file__).resolve().parents[1]
-choose = getattr(smo, "_choose_cache_dir", smo.numba_cache_dir)    # the choice, made afresh (reads the environment)
+choose = compiled._choose_cache_dir    # the choice, made afresh (reads the environment)
 
 
 @pytest.fixture
