@@ -81,6 +81,17 @@ def test_engineering_words_are_counted():
     assert course.WORD.findall(course.strip_math_and_code("a $x^2$ b\n```python\nc d\n```\n$$e$$ `f`")) == ["a", "b", "f"]
 
 
+def test_first_reading_is_public_and_points_to_the_syllabus():
+    "The first lesson uses no private name (in its cells or its solutions) and sends the reader on by the syllabus."
+    cells = course.cells("tutorials/00_first_reading.ipynb")
+    code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    code += "\n".join(re.findall(r"```python\n(.*?)```", "\n".join(course.markdown("tutorials/00_first_reading.ipynb")), re.S))
+    assert not re.findall(r"(?<![\w.])_[A-Za-z]\w*|\._[A-Za-z]\w*", code)      # no private names
+    where = next(s for s in course.markdown("tutorials/00_first_reading.ipynb") if s.startswith("## Where next"))
+    assert "(../syllabus.ipynb)" in where and "(../00_vech.ipynb)" in where
+    assert not re.search(r"`\d\d\w*`", where)                                   # no order of its own
+
+
 # ---- imports in syllabus order ------------------------------------------------------------------------------------
 def exported_module(path):
     "The module a notebook exports (`#| default_exp NAME`), or None."

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from l0qsvm import smo
+from l0qsvm import compiled, smo
 
 ROOT = Path(__file__).resolve().parents[1]
-choose = getattr(smo, "_choose_cache_dir", smo.numba_cache_dir)    # the choice, made afresh (reads the environment)
+choose = compiled._choose_cache_dir    # the choice, made afresh (reads the environment)
 
 
 @pytest.fixture
@@ -120,3 +120,33 @@ def test_cache_locations_across_processes(tmp_path):
     nc = tmp_path / "nc"
     _, _, path, mine = _python(code, XDG_CACHE_HOME=str(xdg), NUMBA_CACHE_DIR=str(nc)).split()
     assert Path(path).is_relative_to(nc) and Path(mine).is_relative_to(nc)
+
+
+def test_compiled_module_executes_without_side_effects(tmp_path):
+    "Executing l0qsvm/compiled.py on its own registers nothing with numba and creates no folder."
+    code = f"""
+        import importlib.util, os
+        from numba.core import caching
+        before = list(caching.CacheImpl._locator_classes)
+        spec = importlib.util.spec_from_file_location("compiled_alone", {str(ROOT / "l0qsvm" / "compiled.py")!r})
+        mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)
+        assert list(caching.CacheImpl._locator_classes) == before
+        assert mod._CACHE_DIR is None and mod._SEEDED is None
+        assert not os.path.exists({str(tmp_path / "xdg")!r})
+        print("ok")
+    """
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "XDG_CACHE_HOME")}
+    env.update(XDG_CACHE_HOME=str(tmp_path / "xdg"), PYTHONPATH=str(ROOT))
+    res = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, capture_output=True, text=True,
+                         timeout=300)
+    assert res.returncode == 0 and res.stdout.strip() == "ok", res.stderr
+
+
+def test_use_package_cache_registers_once():
+    from numba.core import caching
+    from l0qsvm import compiled, smo
+    assert smo.numba_cache_dir is compiled.numba_cache_dir and smo.package_cache_path is compiled.package_cache_path
+    n = caching.CacheImpl._locator_classes.count(compiled._PackageCacheLocator)
+    assert compiled.use_package_cache() == compiled.use_package_cache()
+    assert caching.CacheImpl._locator_classes.count(compiled._PackageCacheLocator) == n
+    assert n == 1                                                                # registered by l0qsvm.smo, once
