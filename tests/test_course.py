@@ -70,7 +70,7 @@ def test_lesson_prose_is_short(path):
 def test_lesson_engineering_words_are_pointers(path):
     found = course.engineering(path)
     assert len(found) <= MAX_ENGINEERING, [w for w, _ in found]
-    for word, line in found: assert "](internals/" in line or "](../internals/" in line, f"{word!r} in: {line[:160]}"
+    for word, para in found: assert "](internals/" in para or "](../internals/" in para, f"{word!r} in: {para[:300]}"
 
 
 def test_engineering_words_are_counted():
@@ -78,7 +78,8 @@ def test_engineering_words_are_counted():
     text = "Numba compiles; the cache, BLAS threads, `max_time`, faster (a speed-up)"
     assert [m.group(0) for m in course.ENGINEERING.finditer(text)] == ["Numba", "compiles", "cache", "BLAS", "threads",
                                                                       "max_time", "faster", "speed-up"]
-    assert course.WORD.findall(course.strip_math_and_code("a $x^2$ b\n```python\nc d\n```\n$$e$$ `f`")) == ["a", "b", "f"]
+    assert course.WORD.findall(course.strip_math_and_code("a $x^2$ b\n```python\nc d\n```\n$$e$$ `f` g")) == ["a", "b", "g"]
+    assert course.ENGINEERING.findall(course.strip_math_and_code("`max_time` and `cached_eigh`", course.ENGINEERING_CODE)) == ["max_time"]
 
 
 def test_first_reading_is_public_and_points_to_the_syllabus():

@@ -5,8 +5,9 @@
     python tools/course.py --check    # exit 1 if nbs/syllabus.ipynb is not what --write would write
 
 The lessons are the pages of the sidebar's Course section (nbs/sidebar.yml), in its order. For each:
-- prose words: the markdown outside fenced code blocks and $...$ / $$...$$ math (inline code counts);
-- engineering words: the words of `ENGINEERING` in that prose, with the line each is on;
+- prose words: the markdown outside code (fenced blocks and inline `code`) and math ($...$, $$...$$);
+- engineering words: the words of `ENGINEERING` in that prose (an inline code span that is one of those words, such
+  as `max_time`, counts too), with the paragraph each is in;
 - its opening (`**You will learn**` with 3 or 4 objectives, then `**You need**`) and its ending (`## What to remember`,
   then `## Exercises`, the last section);
 - the time a careful reader needs: prose at 25 words a minute, code at 8 lines a minute (read and run), and a quarter
@@ -24,6 +25,7 @@ import build_docs  # noqa: E402
 
 ENGINEERING = re.compile(r"\b(numba\w*|cach\w*|BLAS|thread\w*|deadline\w*|max_time|budget\w*|compil\w*|speed-ups?|faster|"
                          r"benchmark\w*|CRC\w*|checksum\w*|joblib)\b", re.I)
+ENGINEERING_CODE = re.compile(r"numba|cache|BLAS|thread|deadline|max_time|budget|compile|benchmark|CRC|checksum|joblib", re.I)
 WORD = re.compile(r"[A-Za-z0-9][\w'’-]*")
 WORDS_PER_MINUTE, CODE_LINES_PER_MINUTE, MINUTES_PER_EXERCISE = 25, 8, 15
 
@@ -48,15 +50,16 @@ def markdown(path):
     return ["".join(c["source"]) for c in cells(path) if c["cell_type"] == "markdown"]
 
 
-def strip_math_and_code(text):
-    "Markdown without fenced code blocks and math."
+def strip_math_and_code(text, keep=None):
+    "Markdown without fenced code blocks, math and inline code (but the inline code spans that match `keep`)."
     text = re.sub(r"```.*?```", " ", text, flags=re.S)
     text = re.sub(r"\$\$.*?\$\$", " ", text, flags=re.S)
-    return re.sub(r"(?<!\\)\$[^$]+?(?<!\\)\$", " ", text)
+    text = re.sub(r"(?<!\\)\$[^$\n]+?(?<!\\)\$", " ", text)
+    return re.sub(r"`([^`\n]*)`", lambda m: m.group(1) if keep and keep.fullmatch(m.group(1)) else " ", text)
 
 
-def prose(path):
-    return "\n".join(strip_math_and_code(s) for s in markdown(path))
+def prose(path, keep=None):
+    return "\n\n".join(strip_math_and_code(s, keep) for s in markdown(path))
 
 
 def words(path):
@@ -64,8 +67,12 @@ def words(path):
 
 
 def engineering(path):
-    "[(word, the line it is on)] of the lesson's prose."
-    return [(m.group(0), line) for line in prose(path).splitlines() for m in ENGINEERING.finditer(line)]
+    "[(word, the paragraph it is in, with its links)] of the lesson's prose."
+    out = []
+    for md in markdown(path):
+        for para in re.split(r"\n\s*\n", re.sub(r"```.*?```", " ", md, flags=re.S)):
+            out += [(m.group(0), para) for m in ENGINEERING.finditer(strip_math_and_code(para, ENGINEERING_CODE))]
+    return out
 
 
 def exercises(path):
