@@ -4,7 +4,8 @@
 
 # %% auto #0
 __all__ = ['WEIGHT_RTOL', 'n_params', 'n_features_from_params', 'term_scale', 'quadratic_features', 'pack_surface',
-           'unpack_surface', 'term_names', 'check_weights', 'second_moments', 'gram_from_moments', 'gram_matrix']
+           'unpack_surface', 'term_names', 'check_weights', 'second_moments', 'gram_from_moments', 'gram_matrix',
+           'check_labels']
 
 # %% ../nbs/01_features.ipynb #0cda6386
 import numpy as np
@@ -140,3 +141,15 @@ def gram_matrix(X, # data, shape (m, n)
                )->np.ndarray: # G, shape (d, d), with z^T G z / 2 == sum_i ||W x_i + b||^2
     "The matrix $G = 2\\sum_i J_i^\\top J_i$ of the QSVM regulariser (or $G_\\varpi = 2\\sum_i\\varpi_iJ_i^\\top J_i$), built from second moments in $O(mn^2 + d^2)$."
     return gram_from_moments(*second_moments(X, sample_weight))
+
+def check_labels(y, # labels, array-like
+                 m=None # required length (None: any length >= 1, y is flattened)
+                )->np.ndarray: # y as a contiguous float array of -1.0 / +1.0
+    "`y` as a float vector of ±1 (of length `m` if given): the one label check of the package; `ValueError` otherwise."
+    y = np.asarray(y, dtype=np.float64)
+    if m is None: y = y.ravel()
+    elif y.shape != (m,): raise ValueError(f"y must have shape ({m},), got {y.shape}")
+    if y.size == 0: raise ValueError("y is empty: at least one sample is needed")
+    if not np.all(np.abs(y) == 1): raise ValueError("y must contain only the labels -1 and +1")
+    return np.ascontiguousarray(y)
+

@@ -16,10 +16,11 @@ import numpy as np
 from cvxopt import solvers
 
 from .features import quadratic_features, gram_matrix, n_features_from_params
-from .smo import smo_solve, check_labels, LowRankQ
+from .features import check_labels
+from .smo import smo_solve, LowRankQ
 from .subproblems import (QuadraticFit, primal_objective, best_intercept, spectral_gram, cached_eigh, sparse_Ut,
-                                shifted_inverse, hinge_dual_matrix, _loss_sum, _EIG_RCOND)
-from .hinge_solvers import (solve_hinge_ip, pinv_factor, solver_route, smo_budget, choose_route, solve_hinge,
+                                shifted_inverse, _loss_sum, _EIG_RCOND)
+from .hinge_solvers import (hinge_dual_Q, solve_hinge_ip, pinv_factor, solver_route, smo_budget, choose_route, solve_hinge,
                                   blas_threads, weighted_problem, in_weight_units, budgeted_features, _hinge_cause, _FEW_TERMS,
                                   _L1_CHOL_FLOPS, _L1_COST, cvxopt_budget)
 
@@ -153,7 +154,7 @@ def polish_l1_support(G, R, y, # G (d, d), features (m, d), labels ±1
         spec = spectral_gram(G[np.ix_(S, S)], R[:, S], scale=True)
         dinv = shifted_inverse(spec)
         v = -lam * (spec.U.T @ s[S])                               # the role of rho u in P^h_rho
-        res = smo_solve(hinge_dual_matrix(spec, y), -1.0 + y * (spec.RU @ (dinv * v)), y, C, tol=tol,
+        res = smo_solve(hinge_dual_Q(spec, y), -1.0 + y * (spec.RU @ (dinv * v)), y, C, tol=tol,
                         max_iter=smo_budget(*R.shape), deadline=deadline)
         if not res.converged: break                               # SMO crawls (badly scaled data) or out of time
         z_new = np.zeros(d); z_new[S] = spec.U @ (dinv * (spec.RU.T @ (y * res.alpha) + v))

@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['TAU', 'UP', 'LOW', 'DENSE', 'LINEAR', 'RBF', 'POLY', 'SIGMOID', 'KERNELS', 'max_violation', 'SMOState', 'ColumnCache',
-           'get_Q', 'check_labels', 'LowRankQ', 'KernelQ', 'dual_bias', 'SMOResult', 'smo_solve', 'klr_dual_solve']
+           'get_Q', 'LowRankQ', 'KernelQ', 'dual_bias', 'SMOResult', 'smo_solve', 'klr_dual_solve']
 
 # %% ../nbs/03_smo.ipynb #e01fe42b
 import time
@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
 
+from .features import check_labels
 from .compiled import numba_cache_dir, package_cache_path, seed_compiled_cache, use_package_cache
 
 # %% ../nbs/03_smo.ipynb #aa01e52c
@@ -216,17 +217,6 @@ def _rank_two(Q, col, j, n):
     return out
 
 # %% ../nbs/03_smo.ipynb #fac1bfe7
-def check_labels(y, # labels, array-like
-                 m=None # required length (None: any length >= 1, y is flattened)
-                )->np.ndarray: # y as a contiguous float array of -1.0 / +1.0
-    "`y` as a float vector of ±1 (of length `m` if given): the one label check of the package; `ValueError` otherwise."
-    y = np.asarray(y, dtype=np.float64)
-    if m is None: y = y.ravel()
-    elif y.shape != (m,): raise ValueError(f"y must have shape ({m},), got {y.shape}")
-    if y.size == 0: raise ValueError("y is empty: at least one sample is needed")
-    if not np.all(np.abs(y) == 1): raise ValueError("y must contain only the labels -1 and +1")
-    return np.ascontiguousarray(y)
-
 def _new_cache(kind, data, xsq, s, kpar, n_slots, m, dtype, update=False):
     "A ColumnCache in the identity order with `n_slots` empty slots of m values of `dtype` (room for a rank-two update if `update`)."
     r = m if update else 0
