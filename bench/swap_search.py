@@ -26,7 +26,8 @@ from sklearn.preprocessing import StandardScaler
 from l0qsvm import load_dataset
 from l0qsvm.features import gram_matrix, quadratic_features
 from l0qsvm.hinge_solvers import blas_threads
-from l0qsvm.swap import screen_terms, support_fit, swap_refine
+from l0qsvm.swap import screen_terms, swap_refine
+from l0qsvm.fast_swap import support_fit
 
 TARGET = 1.0
 CELLS = [("breast_cancer", 30, 10.0), ("breast_cancer", 60, 10.0), ("breast_cancer", 30, 100.0),

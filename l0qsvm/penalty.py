@@ -9,11 +9,9 @@ __all__ = ['top_k', 'HingeZStep', 'SquaredZStep', 'restricted_fit', 'lu_zhang_ce
 import time
 
 import numpy as np
-from .features import quadratic_features, gram_matrix
-from .smo import check_labels
-from .subproblems import (QuadraticFit, primal_objective, exact_intercept, spectral_gram, hinge_dual_matrix,
-                                best_intercept)
-from .hinge_solvers import solve_hinge, choose_route, solve_hinge_ip, ip_accepted, blas_threads, solver_route
+from .features import quadratic_features, gram_matrix, check_labels
+from .subproblems import QuadraticFit, primal_objective, exact_intercept, spectral_gram, best_intercept
+from .hinge_solvers import hinge_dual_Q, solve_hinge, choose_route, solve_hinge_ip, ip_accepted, blas_threads, solver_route
 from .qsvm import squared_system, solve_squared_subproblem
 
 # %% ../nbs/06_penalty.ipynb #a091a778
@@ -34,7 +32,7 @@ class HingeZStep:
                  C, # loss weight
                  tol:float=1e-4, # SMO tolerance
                  max_iter=None, # SMO step cap per z-step (None: smo_budget, then the primal route)
-                 q_form:str="auto", # how Q is handed to SMO (see hinge_dual_matrix)
+                 q_form:str="auto", # how Q is handed to SMO (see hinge_dual_Q)
                  route:str="auto", # "dual", "primal" or "auto" (see choose_route)
                  deadline=None): # time.perf_counter() value at which every z-step solver stops
         self.y, self.C, self.G, self.R = y, C, G, R
@@ -56,7 +54,7 @@ class HingeZStep:
             if not ip_accepted(res): self._fail("primal", res)
             self.converged &= ip_accepted(res)
             return res.w, res.c
-        if rho != self._rho: self._rho, self._Q = rho, hinge_dual_matrix(self.spec, self.y, rho, self.q_form)
+        if rho != self._rho: self._rho, self._Q = rho, hinge_dual_Q(self.spec, self.y, rho, self.q_form)
         z, c, _, res, taken = solve_hinge(self.spec, self.y, self.C, rho, u, route="dual", Q=self._Q,
                                           alpha0=self.warm, tol=self.tol, max_iter=self.max_iter, deadline=self.deadline)
         if taken == "dual>primal":                     # SMO crawls on these data: the interior point from now on

@@ -88,7 +88,8 @@ def test_the_screen_uses_the_constant_models_optimal_multipliers(share):
 def test_the_rank_two_dual_answers_like_a_fit_from_scratch(seed):
     "SupportDual of A with the rank-two update of a swap (smo.py's engine): right answers at 1 % either side of F*(S), exact D_S(alpha)."
     from l0qsvm.features import gram_matrix, quadratic_features
-    from l0qsvm.swap import SupportDual, SwapBounds, _swap_factors, point_of, support_fit
+    from l0qsvm.swap import SwapBounds
+    from l0qsvm.fast_swap import SupportDual, _swap_factors, point_of, support_fit
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((150, 6)); y = np.where(X[:, 0] ** 2 - 1 + X[:, 1] * X[:, 2] + 0.5 * rng.standard_normal(150) > 0, 1.0, -1.0)
     R, G, C = quadratic_features(X), gram_matrix(X), [0.5, 2.0, 20.0][seed]
