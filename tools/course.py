@@ -127,9 +127,9 @@ makes the solvers fast and robust is in the *Internals* notebooks, which no less
 papers' tables and figures; *Symbols* gives every symbol its one meaning.
 
 The shortest path to the L0-QSVM estimator: the first reading, `00_vech`, `01_features`, `04_subproblems`,
-`02_smo_basics`, `04c_qsvm`, `06_penalty`, `06a_swap`, `08_estimators` ({short:.1f} hours)."""
+`02_smo_basics`, `03_smo`, `04c_qsvm`, `06_penalty`, `06a_swap`, `08_estimators` ({short:.1f} hours)."""
 
-SHORT = ["tutorials/00_first_reading.ipynb", "00_vech.ipynb", "01_features.ipynb", "04_subproblems.ipynb",
+SHORT = ["tutorials/00_first_reading.ipynb", "00_vech.ipynb", "01_features.ipynb", "04_subproblems.ipynb", "03_smo.ipynb",
          "02_smo_basics.ipynb", "04c_qsvm.ipynb", "06_penalty.ipynb", "06a_swap.ipynb", "08_estimators.ipynb"]
 
 

@@ -108,16 +108,16 @@ GROUPS = [
         S(r"$\rho$, $u$", r"the weight of the penalty $\tfrac\rho2\lVert z - u\rVert^2$ of Algorithm 1; the $k$-sparse point it "
           r"pulls $z$ towards", "`rho`, `u`", "04_subproblems", r"\\rho" + E, L + "u" + E),
         S(r"$\alpha$, $\alpha_i$", r"the dual variables, one per training point (the multipliers of the margin constraints)",
-          "`alpha`, `alpha_`", "02_smo_basics", r"\\alpha" + E),
+          "`alpha`, `alpha_`", "04_subproblems", r"\\alpha" + E),
         S(r"$\bar\alpha$, $\bar\alpha_i$", r"the multipliers of $\xi_i\ge0$", "", "04_subproblems", r"\\bar\s*\{?\\alpha"),
         S(r"$c_{\rm lo}$, $c_{\rm hi}$", r"the ends of the interval of optimal intercepts when no multiplier is free",
           "", "04_subproblems", r"c_\{\\rm\s*(lo|hi)\}"),
         S(r"$Q$, $p$", r"the quadratic and the linear term of a dual, $\tfrac12\alpha^\top Q\alpha + p^\top\alpha$",
-          "`Q`, `p`, `LowRankQ`, `KernelQ`", "02_smo_basics", L + "Q" + E, L + "p" + E),
+          "`Q`, `p`, `LowRankQ`, `KernelQ`", "04_subproblems", L + "Q" + E, L + "p" + E),
         S(r"$D_\alpha$", r"the dual of the hinge $z$-subproblem of Algorithm 1 (the QSVM dual at $\rho = 0$), a minimisation over $\alpha$",
-          "`solve_hinge_subproblem`", "04_subproblems", r"D_\{?\\alpha"),
+          "`hinge_dual_cvxopt`, `solve_hinge_subproblem`", "04_subproblems", r"D_\{?\\alpha"),
         S(r"$\mathcal S$", r"a support: the indices of the entries of $z$ allowed to be nonzero (of the $\ell_1$ polish, of a "
-          r"candidate of the swap search)", "`S`, `support`", "internals/04b_hinge_solvers", r"\\mathcal\s*\{?S"),
+          r"candidate of the swap search)", "`S`, `support`", "04c_qsvm", r"\\mathcal\s*\{?S"),
         S(r"$U$, $\kappa_j$", r"the eigenvectors and the eigenvalues of $G$: $G = U\,\mathrm{diag}(\kappa)\,U^\top$",
           "`SpectralGram.U`, `SpectralGram.eigvals`", "04_subproblems", L + "U" + E, r"\\kappa" + E),
         S(r"$\tilde R$", r"the rotated features $RU$", "`SpectralGram.RU`", "04_subproblems", r"\\tilde\s*\{?R"),
@@ -127,9 +127,9 @@ GROUPS = [
           r"eliminated; the centred $R$ and $y$", "`SquaredSystem`", "04c_qsvm", r"G_\{\\rm sq", r"R_\{\\rm c"),
         S(r"$\hat R$, $\hat G$, $\hat p$, $\hat z$", r"the primal of the interior point: its rows $y_i(r_{i\mathcal S}, 1)$, quadratic term "
           r"($G_{\mathcal S\mathcal S}$, $+\rho I$ in a z-step, $G_{\rm sq}$ for the squared loss), linear term, variables $(z_{\mathcal S}, c)$",
-          "`solve_hinge_ip`", "internals/04b_hinge_solvers", r"\\hat\s*\{?[RGpz]"),
+          "`solve_hinge_ip`", "06_penalty", r"\\hat\s*\{?[RGpz]"),
         S(r"$\mathrm{UB}$, $\mathrm{LB}$", r"an upper and a lower bound on an optimal value (a feasible point's value, a dual value)",
-          "`HingeIP.UB`, `HingeIP.LB`, `SwapBounds.lb`", "internals/04b_hinge_solvers", r"\\mathrm\s*\{[UL]B\}"),
+          "`HingeIP.UB`, `HingeIP.LB`, `SwapBounds.lb`", "06a_swap", r"\\mathrm\s*\{[UL]B\}"),
         S(r"$\varsigma$, $\Omega$", r"the interior point's margin surpluses $\hat R\hat z + \xi - \mathbf 1$; the positive diagonal of its "
           r"reduced Newton system (with its parts $\Omega_1$, $\Omega_2$)", "", "internals/04b_hinge_solvers", r"\\varsigma" + E, r"\\Omega" + E),
         S(r"$\Delta$", r"the change of a quantity in one step: $\Delta\alpha_i$, $\Delta\hat z$, $\Delta\lambda$", "", "02_smo_basics",
@@ -141,7 +141,7 @@ GROUPS = [
     ("SMO", [
         S(r"$\Phi(\alpha)$, $\nabla\Phi$", r"the objective of a dual that SMO minimises, $\tfrac12\alpha^\top Q\alpha + p^\top\alpha$ "
           r"$[+\sum_i\psi(\alpha_i)]$; its gradient", "`grad` (`02_smo_basics`); `G`, LIBSVM's name, in the compiled code of `03_smo`",
-          "02_smo_basics", r"\\Phi(?![A-Za-z_]|\^\{?\\star)"),
+          "04_subproblems", r"\\Phi(?![A-Za-z_]|\^\{?\\star)"),
         S(r"$I_{up}(\alpha)$, $I_{low}(\alpha)$", r"the indices $t$ whose $y_t\alpha_t$ may still move up, down",
           "`up_low`; the status bits `UP`, `LOW`", "02_smo_basics", r"I_\{?(up|low)"),
         S(r"$m(\alpha)$, $M(\alpha)$", r"the largest score $-y_t\nabla_t\Phi$ over $I_{up}$ and the smallest over $I_{low}$ "
@@ -176,11 +176,11 @@ GROUPS = [
         S(r"$\bar m$, $\pi$", r"the number of active variables, in positions $0,\dots,\bar m - 1$ (LIBSVM's `active_size`); the "
           r"solver order: position $t$ holds variable $\pi(t)$", "`S.ctl[0]`, `Q.perm`", "03_smo", r"\\bar\s*\{?m",
           r"\\pi" + E),
-        S(r"$V$", r"a factor of a low-rank $Q = VV^\top$", "`LowRankQ`", "03_smo", L + "V" + E),
-        S(r"$\Phi^\star(\lambda)$", r"the optimal value of the S-KLR dual at $\lambda$", "`SMOResult.obj`", "03_smo",
+        S(r"$V$", r"a factor of a low-rank $Q = VV^\top$", "`hinge_dual_matrix(..., factor=True)`, `LowRankQ`", "04_subproblems", L + "V" + E),
+        S(r"$\Phi^\star(\lambda)$", r"the optimal value of the S-KLR dual at $\lambda$", "`SMOResult.obj`", "05_sklr",
           r"\\Phi\^\{?\\star"),
         S(r"$\tilde\alpha$", r"the representer coefficients of a kernel model: $f(x) = \sum_j\tilde\alpha_jK(x_j, x) + c$ "
-          r"($\tilde\alpha = \alpha\circ y$ at the optimum)", "`coef`", "03_smo", r"\\tilde\s*\{?\\alpha"),
+          r"($\tilde\alpha = \alpha\circ y$ at the optimum)", "`coef`", "05_sklr", r"\\tilde\s*\{?\\alpha"),
         S(r"$\eta$, $\bar 0$, $\bar C$", r"the box gap of S-KLR; the bounds $\eta$ and $C - \eta$ of its dual (22)",
           "`box_gap`, `box`, `box_`", "03_smo", r"\\eta" + E, r"\\bar\s*\{?0", r"\\bar\s*\{?C"),
         S(r"$H(\delta)$, $\delta$", r"the entropy $\delta\log\delta + (1-\delta)\log(1-\delta)$ of $\delta\in[0, 1]$ (Keerthi "
