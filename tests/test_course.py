@@ -27,13 +27,8 @@ MAX_WORDS, MAX_ENGINEERING = 3500, 5
 
 
 def syllabus_links():
-    "The lessons the syllabus links, in order (each once: its first link)."
-    text = "\n".join(course.markdown("syllabus.ipynb"))
-    seen = []
-    for link in re.findall(r"\]\(([\w/.-]+\.ipynb)\)", text):
-        if link not in seen and link not in ("index.ipynb", "symbols.ipynb") and not link.startswith(("internals/", "experiments/")):
-            seen.append(link)
-    return seen
+    "The lessons of the syllabus, in order: the link of each `### N. [title](path)` heading."
+    return re.findall(r"^### \d+\. \[[^\]]*\]\(([^)]+)\)", "\n".join(course.markdown("syllabus.ipynb")), re.M)
 
 
 def test_sidebar_course_is_the_syllabus():
@@ -131,15 +126,19 @@ def notebook_code(path):
     return "\n".join(code)
 
 
+INTERNALS = {m for p in (ROOT / "nbs" / "internals").glob("*.ipynb") if (m := exported_module(f"internals/{p.name}"))}
+
+
 def module_closure(mods):
-    "The modules `mods` import, directly or not, through the package's own source files."
+    """The modules `mods` import, directly or not, through the lessons' modules: an internals module counts itself but
+    not what it imports (its engineering may reach any lesson's code, as the build step compiles every model)."""
     todo, seen = list(mods), set()
     while todo:
         m = todo.pop()
         if m in seen: continue
         seen.add(m)
         f = ROOT / "l0qsvm" / f"{m}.py"
-        if f.exists(): todo += imported_modules(f.read_text(encoding="utf-8"))
+        if f.exists() and m not in INTERNALS: todo += imported_modules(f.read_text(encoding="utf-8"))
     return seen
 
 

@@ -46,9 +46,10 @@ TYPEFACES = re.compile(r"\\(mathrm|mathcal|mathbb|mathbf|text|texttt|operatornam
 
 # ---------------------------------------------------------------------------------------------------------- reading
 def pages():
-    "The notebooks of the sidebar in reading order (paths relative to nbs/), without the symbol page and the API pages."
+    """The notebooks of the sidebar in reading order (paths relative to nbs/), without the symbol page, the API pages and
+    the syllabus (which quotes each lesson's objectives, in that lesson's symbols)."""
     tree = build_docs.sidebar_tree(build_docs.site_config(), {})
-    return [p for p in build_docs.flatten(tree) if p != PAGE.name and not p.startswith("api/")]
+    return [p for p in build_docs.flatten(tree) if p not in (PAGE.name, "syllabus.ipynb") and not p.startswith("api/")]
 
 
 def markdown(path):

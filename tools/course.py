@@ -137,6 +137,13 @@ def title(path):
     return markdown(path)[0].splitlines()[0].lstrip("# ").strip()
 
 
+def from_nbs(link, path):
+    "A relative link written in the lesson at `path`, as seen from nbs/ (where the syllabus is)."
+    import posixpath
+    if re.match(r"[a-z]+:|#|/", link): return link
+    return posixpath.normpath(posixpath.join(posixpath.dirname(path), link))
+
+
 def syllabus_cells():
     "The markdown of nbs/syllabus.ipynb: the introduction, then one section per track with one entry per lesson."
     out = [INTRO.format(wpm=WORDS_PER_MINUTE, lpm=CODE_LINES_PER_MINUTE, mpe=MINUTES_PER_EXERCISE,
@@ -147,6 +154,7 @@ def syllabus_cells():
         for p in paths:
             k += 1
             objectives, need = opening(p)
+            need = re.sub(r"\]\(([^)]+)\)", lambda m: f"]({from_nbs(m.group(1), p)})", need)
             rows.append(f"### {k}. [{title(p)}]({p})\n\n*About {hours(p):g} h; you need:* {need}\n\n"
                         + "\n".join(f"- {' '.join(o.split())}" for o in objectives))
         out.append("\n\n".join(rows))
