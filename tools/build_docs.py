@@ -9,7 +9,8 @@ same configuration, with nbdev's own notebook processing and nbconvert:
 1. writes the API reference pages nbs/api/*.ipynb (tools/make_api_pages.py: one page per module);
 2. with --execute, runs notebooks in a Jupyter kernel (nbclient saves their widget state) and cleans them with
    tools/clean_notebooks.py (nbdev_clean, then the Jupyter metadata); cells flagged `#| slow`/`notest` or
-   `#| eval: false` are tagged `skip-execution` and not run;
+   `#| eval: false` are tagged `skip-execution` and not run (`run_notebook`: tests/test_notebooks.py executes
+   notebooks the same way and fails when a saved output differs from its re-run);
 3. processes every notebook with nbdev's docs processors into _proc/ (show_doc entries, `#|` directives, doc
    links: exactly what `nbdev_docs` hands to Quarto). settings.ini's `procs` adds `l0qsvm.widgets.KeepJslinkState`,
    the fix for nbdev 2.4's crash on saved `jslink` widget state (so `nbdev_docs` itself works too);
@@ -58,7 +59,17 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 NBS = ROOT / "nbs"
 TOOLS = Path(__file__).resolve().parent
-SKIP_WORDS = {"slow", "notest"}
+
+
+def _tst_flags():
+    "settings.ini's `tst_flags`: the flags of cells that nbdev_test, the notebook tests and --execute skip."
+    import configparser
+    cfg = configparser.ConfigParser(interpolation=None)
+    cfg.read(ROOT / "settings.ini", encoding="utf-8")
+    return frozenset(cfg["DEFAULT"].get("tst_flags", "notest slow").split())
+
+
+SKIP_WORDS = _tst_flags()
 os.environ.setdefault("L0QSVM_DATA_DIR", str(ROOT.parent / "shared" / "datasets"))
 
 # npm packages whose files the pages load: (package, exact version, sha512 of the tarball, files to copy).
@@ -94,36 +105,65 @@ def _directives(cell):
     return [l[2:].strip() for l in cell.source.splitlines() if l.startswith("#|")]
 
 
-def tag_skipped_cells(nb):
-    "Tag cells that nbdev_test skips (slow, notest, eval: false) and the export cell so that nbclient skips them."
-    for cell in nb.cells:
+def skipped_cells(nb, run=()):
+    """Indices of the code cells that nbdev_test skips: flagged with a word of `tst_flags` (`#| slow`, `#| notest`)
+    unless the word is in `run`, `#| eval: false`, and the export cell (`nbdev_export()`)."""
+    out = []
+    for i, cell in enumerate(nb.cells):
         if cell.cell_type != "code": continue
         ds = _directives(cell)
-        skip = any(d.split()[0] in SKIP_WORDS for d in ds if d) or any(d.replace(" ", "") == "eval:false" for d in ds)
-        skip = skip or "nbdev_export(" in cell.source
-        tags = [t for t in cell.metadata.get("tags", []) if t != "skip-execution"]
-        if skip: tags.append("skip-execution")
+        skip = any(d.split()[0] in SKIP_WORDS - set(run) for d in ds if d)
+        skip = skip or any(d.replace(" ", "") == "eval:false" for d in ds) or "nbdev_export(" in cell.source
+        if skip: out.append(i)
+    return out
+
+
+def _set_skip_tags(nb, skip):
+    "Tag the cells `skip` (indices) `skip-execution`, which nbclient honours, and untag every other cell."
+    for i, cell in enumerate(nb.cells):
+        tags = [t for t in cell.metadata.get("tags", []) if t != "skip-execution"] + ["skip-execution"] * (i in skip)
         if tags: cell.metadata["tags"] = tags
         else: cell.metadata.pop("tags", None)
 
 
 def kernel_env():
-    """The environment of a notebook's kernel: this process's, without `MPLBACKEND`, so that matplotlib draws figures
-    inline (a backend set for scripts and tests, such as Agg, would leave every figure out of the saved outputs)."""
-    return {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
+    """The environment of a notebook's kernel: this process's, with the repository first on PYTHONPATH, without
+    MPLBACKEND (a backend set for scripts and tests, such as Agg, would leave every figure out of the outputs) and
+    without nbdev's IN_TEST."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MPLBACKEND", "IN_TEST")}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in [os.environ.get("PYTHONPATH")] if p])
+    return env
+
+
+def run_notebook(nb, path, run=()):
+    """Run notebook `nb` (read from `path`) in a Jupyter kernel, in place: the one way notebooks are executed, by
+    --execute (which saves the outputs) and by tests/test_notebooks.py (which compares them with the saved ones).
+
+    The cells of `skipped_cells(nb, run)` are not run and keep their saved outputs. The kernel is ipykernel's
+    `python3`, started in the notebook's folder, with the repository first on its PYTHONPATH (the notebooks document
+    this repository's code, as nbdev_test runs it) and without an inherited MPLBACKEND (CI sets `Agg` for scripts;
+    a kernel then draws no inline figure), so figures are displayed as in Jupyter, nor nbdev's IN_TEST (set in a
+    process that ran nbdev's test_nb). nbclient saves the widget state."""
+    from nbclient import NotebookClient
+    env = kernel_env()
+    _set_skip_tags(nb, skipped_cells(nb, run))
+    try:
+        NotebookClient(nb, timeout=1800, kernel_name="python3", store_widget_state=True,
+                       resources={"metadata": {"path": str(Path(path).parent)}}).execute(env=env)
+    finally:
+        _set_skip_tags(nb, ())                              # the tags were only for this run
+    return nb
+
+
+def executed_by_docs(path):
+    "Whether --execute runs (and so writes the outputs of) notebook `path`: not the API pages, which show_doc renders."
+    return Path(path).resolve().relative_to(NBS).parts[0] != "api"
 
 
 def execute(path):
     "Run a notebook in place in a real kernel (saving outputs and widget state), then clean it (nbdev_clean + metadata)."
-    from nbclient import NotebookClient
     nb = nbformat.read(path, as_version=4)
-    tag_skipped_cells(nb)
-    NotebookClient(nb, timeout=1800, kernel_name="python3", store_widget_state=True,
-                   resources={"metadata": {"path": str(path.parent)}}).execute(env=kernel_env())
-    for cell in nb.cells:                                   # the tags were only for this run
-        tags = [t for t in cell.metadata.get("tags", []) if t != "skip-execution"]
-        if tags: cell.metadata["tags"] = tags
-        else: cell.metadata.pop("tags", None)
+    run_notebook(nb, path)
     nbformat.write(nb, path)
     subprocess.run([sys.executable, str(TOOLS / "clean_notebooks.py"), str(path)], check=True, cwd=ROOT)
 
@@ -554,7 +594,7 @@ def main(argv=None):
     make_api_pages.main([])
     if args.execute:
         for p in notebooks(args.only):
-            if p.relative_to(NBS).parts[0] == "api": continue     # show_doc pages: the processing renders them
+            if not executed_by_docs(p): continue              # show_doc pages: the processing renders them
             print(f"executing {p.relative_to(NBS)}", flush=True)
             execute(p)
         if args.no_site: return 0
