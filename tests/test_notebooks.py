@@ -9,9 +9,10 @@ pytest-notebook's (nbdime's diff), configured in pytest.ini (`nb_diff_ignore`, `
 - ignored: notebook and cell metadata (widget state included), execution counts;
 - replaced before comparing: PNG data (a figure must be there, its pixels may differ), widget model ids, memory
   addresses, timings, progress bars, temporary and site-packages paths;
-- numbers that differ by at most one unit of their last printed digit (round-off: 0.1234 and 0.1235, 2.1e-05 and
-  2.2e-05) count as equal; integers (counts, iterations) and numpy's whole floats (`5.`) must be equal
-  (`same_but_round_off`).
+- numbers equal up to round-off count as equal: one unit of their last printed digit (0.1234 and 0.1235, 2.1e-05 and
+  2.2e-05), a relative 1e-9 for a float64 printed in full, anything for two residuals below 1e-10 (a KKT residual
+  is 1e-14 on one processor and 3e-15 on another); integers (counts, iterations) and numpy's whole floats (`5.`)
+  must be equal (`same_but_round_off`).
 
 Cells flagged with a word of settings.ini's `tst_flags` (`notest slow`) and `#| eval: false` cells are skipped, and
 keep their saved outputs. `--slow` runs the `slow` cells too (an error fails the test), without comparing their
@@ -51,17 +52,33 @@ def _last_digit(s):
     return 10.0 ** (int(exp or 0) - len(mantissa.partition(".")[2]))
 
 
+RESIDUAL, FULL_DIGITS, FULL_RTOL = 1e-10, 12, 1e-9
+
+
+def _digits(s):
+    "The significant digits printed in number `s`."
+    return len(s.lower().partition("e")[0].lstrip("+-").replace(".", "").lstrip("0"))
+
+
+def _same_number(x, y):
+    """Numbers `x`, `y` (as printed) equal up to round-off: both round-off residuals (at most `RESIDUAL` in size, e.g.
+    a KKT residual of 1e-14 on one processor and 3e-15 on another); float64 printed in full (at least `FULL_DIGITS`
+    digits: the last ones are round-off) within a relative `FULL_RTOL`; otherwise one unit of the last printed digit
+    (the coarser of the two). Integers and numpy's whole floats (`5.`) must be equal."""
+    if x == y: return True
+    a, b, units = float(x), float(y), [_last_digit(x), _last_digit(y)]
+    if None in units: return False
+    if max(abs(a), abs(b)) <= RESIDUAL: return True
+    if min(_digits(x), _digits(y)) >= FULL_DIGITS: return abs(a - b) <= FULL_RTOL * max(abs(a), abs(b))
+    return abs(a - b) <= max(units) * (1 + 1e-9)
+
+
 def same_but_round_off(saved, fresh):
-    """Whether texts `saved` and `fresh` are the same but for numbers that differ by at most one unit of the last
-    printed digit (the coarser of the two), and for whitespace around numbers (numpy pads columns to their widest
-    entry). Integers and numpy's whole floats (`5.`) must be equal."""
+    """Whether texts `saved` and `fresh` are the same but for numbers equal up to round-off (`_same_number`), and for
+    whitespace around numbers (numpy pads columns to their widest entry)."""
     a, b = _NUMBER.split(saved), _NUMBER.split(fresh)
     if len(a) != len(b) or any(x.split() != y.split() for x, y in zip(a, b)): return False
-    for x, y in zip(_NUMBER.findall(saved), _NUMBER.findall(fresh)):
-        if x == y: continue
-        units = [_last_digit(x), _last_digit(y)]
-        if None in units or abs(float(x) - float(y)) > max(units) * (1 + 1e-9): return False
-    return True
+    return all(_same_number(x, y) for x, y in zip(_NUMBER.findall(saved), _NUMBER.findall(fresh)))
 
 
 def forgive_round_off(saved, fresh):
@@ -139,7 +156,8 @@ def test_notebook(nb, request, nb_regression):
     ("f = 2.1e-05", "f = 2.2e-05", True), ("array([ 1.5, -0.01])", "array([ 1.5,  0.  ])", False),
     ("array([-0.01])", "array([ 0.00])", True), ("0.1234", "0.1236", False), ("1.00", "0.99", True),
     ("186 iterations", "187 iterations", False), ("array([5., 6.])", "array([6., 6.])", False),
-    ("6.598800263803891e-12", "6.61e-12", False), ("0.5 (k=3)", "0.5 (k=4)", False), ("a 0.5", "b 0.5", False),
+    ("6.598800263803891e-12", "6.61e-12", True), ("1.2e-05", "1.3e-06", False), ("5e-09", "8e-09", False),
+    ("2.2322314965256678", "2.232231496525671", True), ("2.2322314965256678", "2.2322315165256678", False), ("0.5 (k=3)", "0.5 (k=4)", False), ("a 0.5", "b 0.5", False),
     ("np.float64(0.25)", "np.float64(0.26)", True), ("version 0.11.0", "version 0.11.1", False),
     ("x1 = 0.5.", "x2 = 0.5.", False), ("is 0.52.", "is 0.53.", True)])
 def test_same_but_round_off(saved, fresh, same):
