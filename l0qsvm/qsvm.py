@@ -4,8 +4,8 @@
 
 # %% auto #0
 __all__ = ['fit_qsvm', 'SquaredSystem', 'squared_moments', 'squared_system', 'solve_squared_subproblem', 'fit_lsqsvm',
-           'l1_optimality_residual', 'polish_l1_support', 'signed_support_fit', 'l1_active_set', 'L1ADMM',
-           'l1_certificate', 'solve_l1qsvm', 'fit_l1qsvm']
+           'l1_optimality_residual', 'correct_signs', 'polish_l1_support', 'signed_support_fit', 'l1_active_set',
+           'L1ADMM', 'l1_certificate', 'solve_l1qsvm', 'fit_l1qsvm']
 
 # %% ../nbs/04c_qsvm.ipynb #qsvm-imports
 import time
@@ -22,7 +22,8 @@ from .subproblems import (QuadraticFit, primal_objective, best_intercept, spectr
                                 shifted_inverse, _loss_sum, _EIG_RCOND)
 from .hinge_solvers import (hinge_dual_Q, solve_hinge_ip, pinv_factor, solver_route, smo_budget, choose_route, solve_hinge,
                                   blas_threads, weighted_problem, in_weight_units, budgeted_features, _hinge_cause, _FEW_TERMS,
-                                  _L1_CHOL_FLOPS, _L1_COST, cvxopt_budget)
+                                  _L1_CHOL_FLOPS, _L1_COST, cvxopt_budget, column_scales)
+from .checks import constant_classifier, constant_fallback, WORSE_THAN_CONSTANT
 
 # %% ../nbs/04c_qsvm.ipynb #fit-qsvm-export
 def fit_qsvm(X, # data (m, n), float64
@@ -45,10 +46,9 @@ def fit_qsvm(X, # data (m, n), float64
                                           primal_tol=primal_tol, deadline=deadline)
     F = primal_objective(G, R, y, C, z, c)
     cause = "" if res.converged else _hinge_cause(route, res, tol, max_iter, primal_tol)
-    c0 = best_intercept(np.zeros(len(y)), y, C)
-    if not res.converged and (F0 := primal_objective(G, R, y, C, 0 * z, c0)) < F:   # a stopped solver may end worse than a constant
-        z, c, F = 0 * z, c0, F0
-        cause += "; its point was worse than the best constant classifier, which is returned instead"
+    if not res.converged:                                         # a stopped solver may end worse than a constant
+        z, c, F, worse = constant_fallback(G, R, y, C, z, c, F)
+        if worse: cause += f"; {WORSE_THAN_CONSTANT}"
     return in_weight_units(QuadraticFit(z, c, F, int(res.n_iter), bool(res.converged), float(res.gap), alpha=res.alpha,
                                         status="converged" if res.converged else res.status, cause=cause), s)
 
@@ -136,6 +136,20 @@ def l1_optimality_residual(G, R, y, # G (d, d), features (m, d), labels ±1
     F = 0.5 * z @ G @ z + lw @ np.abs(w) + float(np.sum(Cv * np.maximum(t, 0.0)))
     return float(max(r, box, balance, gap / max(abs(F), np.finfo(float).tiny)))
 
+def correct_signs(s, # (d,) the sign pattern, corrected in place (its b block stays 0)
+                  z, g, # the fit on the pattern, and the gradient G z - R^T Y alpha there
+                  lam, # l1 weight (scalar, or (d,) per entry)
+                  tol:float # an entry at zero enters when |g_j| > lam_j (1 + tol)
+                 )->bool: # whether the pattern changed
+    "One correction of an $\\ell_1$ sign pattern: an entry whose sign guess was wrong drops to zero; an entry at zero whose $|g_j|$ exceeds $\\lambda_j$ enters with the sign of $-g_j$."
+    nw = z.size - n_features_from_params(z.size)
+    lw = np.broadcast_to(np.asarray(lam, dtype=float), z.shape)[:nw]
+    flipped = np.flatnonzero(z[:nw] * s[:nw] < 0)
+    entering = np.flatnonzero((s[:nw] == 0) & (np.abs(g[:nw]) > lw * (1 + tol)))
+    s[flipped] = 0.0
+    s[entering] = -np.sign(g[entering])
+    return bool(flipped.size or entering.size)
+
 def polish_l1_support(G, R, y, # G (d, d), features (m, d), labels ±1
                       C, lam:float, # loss weight and l1 weight
                       z, c, alpha, # the interior-point solution and its margin multipliers
@@ -158,12 +172,7 @@ def polish_l1_support(G, R, y, # G (d, d), features (m, d), labels ±1
                         max_iter=smo_budget(*R.shape), deadline=deadline)
         if not res.converged: break                               # SMO crawls (badly scaled data) or out of time
         z_new = np.zeros(d); z_new[S] = spec.U @ (dinv * (spec.RU.T @ (y * res.alpha) + v))
-        g = G @ z_new - R.T @ (y * res.alpha)
-        flipped = np.flatnonzero(z_new[:nw] * s[:nw] < 0)          # the sign guess was wrong: drop to zero
-        entering = np.flatnonzero((s[:nw] == 0) & (np.abs(g[:nw]) > lam * (1 + kkt_tol)))   # should be nonzero
-        if not flipped.size and not entering.size: break
-        s[flipped] = 0.0
-        s[entering] = -np.sign(g[entering])
+        if not correct_signs(s, z_new, G @ z_new - R.T @ (y * res.alpha), lam, kkt_tol): break
     if not res.converged: return z, c, alpha, False
     c_new = float(res.bias)
     ok = (l1_optimality_residual(G, R, y, lam, z_new, res.alpha, C, c_new) <= kkt_tol
@@ -250,12 +259,8 @@ def l1_active_set(G, R, y, C, lam, # the l1 model (lam scalar, or (d,) per entry
         g = G @ z - R.T @ (y * alpha)
         F = primal_objective(G, R, y, C, z, c) + lamv @ np.abs(z)
         if best is None or resid <= tol or F < best[0]: best = (F, z, c, alpha, resid)
-        flipped = np.flatnonzero(z[:nw] * s[:nw] < 0)
-        entering = np.flatnonzero((s[:nw] == 0) & (np.abs(g[:nw]) > lamv[:nw] * (1 + tol)))
-        if resid <= tol or (not flipped.size and not entering.size): break
-        if deadline is not None and time.perf_counter() >= deadline: break
-        s[flipped] = 0.0
-        s[entering] = -np.sign(g[entering])
+        if resid <= tol or (deadline is not None and time.perf_counter() >= deadline): break
+        if not correct_signs(s, z, g, lamv, tol): break
     return (*best[1:], rounds)                      # the certified point, else the lowest objective seen
 
 class L1ADMM:
@@ -263,8 +268,7 @@ class L1ADMM:
     def __init__(self, G, R, y, C, lam, rho:float=_L1_RHO):
         m, d = R.shape
         self.nw, self.y, self.C, self.m = d - n_features_from_params(d), y, C, m
-        gam = rho * (np.diag(G) + float(np.max(C)) * np.einsum("ij,ij->j", R, R))
-        self.gam = np.where(gam > 0, gam, rho)
+        self.gam = rho * column_scales(G, R, C)**2
         self.L = np.linalg.cholesky(G + np.diag(self.gam))
         self.V = y[:, None] * solve_triangular(self.L, R.T, lower=True).T
         self.Q = LowRankQ(self.V)
@@ -319,8 +323,7 @@ def solve_l1qsvm(G, R, y, # G (d, d), features (m, d), labels ±1
                 )->QuadraticFit:
     "$\\ell_1$-QSVM by ADMM (or the QSVM's signs on tall data) and an active set on the sign pattern (then `l1_certificate`, then the cvxopt route if the time allows); exact zeros."
     m, d = R.shape
-    T = np.sqrt(np.diag(G) + float(np.max(C)) * np.einsum("ij,ij->j", R, R))   # z = z~ / T: balanced columns
-    T = np.where(T > 0, T, 1.0)
+    T = column_scales(G, R, C)                     # z = z~ / T: balanced columns
     Gt, Rt, lamt = G / T[:, None] / T[None, :], R / T, _l1_weights(lam, d) / T
     late = lambda: deadline is not None and time.perf_counter() >= deadline
     if m >= _L1_TALL_RATIO * (d + 1):
@@ -338,8 +341,8 @@ def solve_l1qsvm(G, R, y, # G (d, d), features (m, d), labels ±1
             n_iter = admm.n_iter + rounds
             if resid <= tol or late(): break
         start = f"ADMM's signs after {admm.n_iter} iterations"
-    c, c0 = float(c), best_intercept(np.zeros(m), y, C)   # resid: the conditions in the balanced coordinates (same conditions)
-    F, F0 = (primal_objective(G, R, y, C, zz / T, cc, lam=lam) for zz, cc in ((zt, c), (0 * zt, c0)))
+    c, (_, c0, F0) = float(c), constant_classifier(G, R, y, C, lam=lam)   # resid: the conditions in the balanced coordinates
+    F = primal_objective(G, R, y, C, zt / T, c, lam=lam)                     # (the same conditions)
     converged, out_of_time = bool(resid <= tol), late()
     cause = "" if converged else (f"the ℓ1 active set (from {start}) {'stopped at the time budget (max_time)' if out_of_time else 'ran out of corrections'} "
                                   f"after {rounds} rounds with optimality residual {resid:.3e} > tol={tol:g}")
@@ -362,9 +365,9 @@ def solve_l1qsvm(G, R, y, # G (d, d), features (m, d), labels ±1
                 ref.n_iter += int(n_iter)
                 return ref
         out_of_time = out_of_time or by_time or late()
-    if not converged and F0 < F:
-        z, c, F = 0 * z, c0, F0
-        cause += "; its point was worse than the best constant classifier, which is returned instead"
+    if not converged:
+        z, c, F, worse = constant_fallback(G, R, y, C, z, c, F, lam=lam)
+        if worse: cause += f"; {WORSE_THAN_CONSTANT}"
     return QuadraticFit(z, c, F, int(n_iter), converged, float(resid), alpha=alpha,
                         status="converged" if converged else "deadline" if out_of_time else "max_iter", cause=cause)
 
@@ -414,13 +417,11 @@ def _l1qsvm_cvxopt(G, R, y, C, lam, *, tol, max_iter, ridge, polish, deadline, c
                     np.hstack([np.zeros((m, nv + 1)), -np.eye(m)]),
                     np.hstack([-np.eye(2*nw), np.zeros((2*nw, n + 1 + m))])])
     h = np.concatenate([-np.ones(m), np.zeros(m + 2*nw)])
-    c0 = best_intercept(np.zeros(m), y, C)
     try:
         sol = solvers.qp(cvxopt.matrix(P), cvxopt.matrix(q), cvxopt.matrix(Gi), cvxopt.matrix(h),
                          options=dict(show_progress=False, abstol=tol, reltol=tol, feastol=tol, maxiters=max_iter or 200))
     except (ValueError, ArithmeticError) as e:      # e.g. "Rank(A) < p": a singular KKT system on degenerate data
-        z = np.zeros(d)
-        return QuadraticFit(z, c0, primal_objective(G, R, y, C, z, c0, lam=lam), 0, False, np.inf, alpha=np.zeros(m),
+        return QuadraticFit(*constant_classifier(G, R, y, C, lam=lam), 0, False, np.inf, alpha=np.zeros(m),
                             status="failed", cause=f"cvxopt's interior point failed ({e}); the best constant classifier "
                                                    "is returned")
     x = np.array(sol["x"]).ravel()
@@ -439,8 +440,8 @@ def _l1qsvm_cvxopt(G, R, y, C, lam, *, tol, max_iter, ridge, polish, deadline, c
           else "stopped early (numerical difficulties)"
     cause = "" if converged else (f"cvxopt's interior point {how} with relative gap {gap:.3e} (tol={tol:g}), and the SMO "
                                   f"polish of its support was not certified optimal{' (out of time)' if out_of_time else ''}")
-    if not converged and (F0 := primal_objective(G, R, y, C, 0 * z, c0, lam=lam)) < F:
-        z, c, F = 0 * z, c0, F0
-        cause += "; its point was worse than the best constant classifier, which is returned instead"
+    if not converged:
+        z, c, F, worse = constant_fallback(G, R, y, C, z, c, F, lam=lam)
+        if worse: cause += f"; {WORSE_THAN_CONSTANT}"
     return QuadraticFit(z, c, F, int(sol["iterations"]), converged, gap, alpha=alpha,
                         status="converged" if converged else "deadline" if out_of_time else "max_iter", cause=cause)

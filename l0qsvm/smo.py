@@ -56,8 +56,14 @@ class SMOState(NamedTuple):
     E: np.ndarray        # (m,) ψ'(α_t) (0 for the QP)
     h: np.ndarray        # (m,) ψ''(α_t) (0 for the QP)
     st: np.ndarray       # (m,) status bytes: UP if t ∈ I_up, plus LOW if t ∈ I_low
-    ctl: np.ndarray      # (6,) active size m̄, steps to the next shrinking, unshrunk (0/1), shrinkings, reconstructions,
-                         #      steps between shrinkings (LIBSVM: min(m, 1000))
+    ctl: np.ndarray      # (6,) the solver's control state, read and written at the indices _CTL_... below
+
+_CTL_ACTIVE = 0           # ctl: the active size m̄ (positions 0..m̄−1 are active)
+_CTL_TO_SHRINK = 1        # ctl: steps to the next shrinking
+_CTL_UNSHRUNK = 2         # ctl: 1 once every variable was re-examined near the optimum (LIBSVM's `unshrink`), else 0
+_CTL_SHRINKS = 3          # ctl: shrinkings so far
+_CTL_RECONSTRUCTIONS = 4  # ctl: gradient reconstructions so far
+_CTL_SHRINK_EVERY = 5     # ctl: steps between shrinkings (LIBSVM: min(m, 1000))
 
 def _new_state(o, p, y, lo, hi, alpha, Q_diag, Cent):
     "An SMOState in solver order `o`: position t holds variable o[t] (each argument is in the original order)."
@@ -155,10 +161,18 @@ class ColumnCache(NamedTuple):
     slot_of: np.ndarray  # (m,) slot holding column t, or −1
     owner: np.ndarray    # (n_slots,) position whose column a slot holds
     stamp: np.ndarray    # (n_slots,) time of last use (LRU)
-    clock: np.ndarray    # (7,) time, slots used, kernel values computed, misses, requests, last rot buffer, update on
+    clock: np.ndarray    # (7,) the cache's counters and switches, at the indices _CLK_... below
     work: np.ndarray     # (m,) scratch for the inner products
-    upd: np.ndarray      # (2, m) a rank-two update [u; v] in solver order: Q - u u^T + v v^T when clock[6] = 1; or (2, 0)
+    upd: np.ndarray      # (2, m) a rank-two update [u; v] in solver order: Q - u u^T + v v^T when the update is on; or (2, 0)
     rot: np.ndarray      # (2, m) the two buffers an updated column is written to in turn (LIBSVM's SVR_Q); or (2, 0)
+
+_CLK_TIME = 0             # clock: the time, one tick per column request (the LRU's stamps)
+_CLK_SLOTS = 1            # clock: slots in use
+_CLK_KERNEL_VALUES = 2    # clock: entries of Q computed so far
+_CLK_MISSES = 3           # clock: column requests the cache missed
+_CLK_REQUESTS = 4         # clock: column requests
+_CLK_ROT = 5              # clock: the rot buffer written last (0 or 1)
+_CLK_UPDATE = 6           # clock: 1 while the rank-two update upd is on, else 0
 
 @njit(cache=True)
 def _kernel_column(Q, j, start, n, col):
@@ -184,34 +198,34 @@ def _kernel_column(Q, j, start, n, col):
             for k in range(c.shape[0]): c[k] = s[k] * sj * (g0 * w[k] + c0) ** Q.kpar[2]
         else:
             for k in range(c.shape[0]): c[k] = s[k] * sj * np.tanh(g0 * w[k] + c0)
-    Q.clock[2] += n - start
+    Q.clock[_CLK_KERNEL_VALUES] += n - start
 
 @njit(cache=True)
 def get_Q(Q, j, n):
     "Column j of Q, valid on positions 0..n−1 (LIBSVM's `get_Q(j, len)`): from the cache, computing what is missing."
-    Q.clock[0] += 1; Q.clock[4] += 1
+    Q.clock[_CLK_TIME] += 1; Q.clock[_CLK_REQUESTS] += 1
     r = Q.slot_of[j]
     if r < 0:                                              # a miss: take a fresh slot or the least recently used
-        Q.clock[3] += 1
-        if Q.clock[1] < Q.buf.shape[0]:
-            r = Q.clock[1]; Q.clock[1] += 1
+        Q.clock[_CLK_MISSES] += 1
+        if Q.clock[_CLK_SLOTS] < Q.buf.shape[0]:
+            r = Q.clock[_CLK_SLOTS]; Q.clock[_CLK_SLOTS] += 1
         else:
             r = 0
             for t in range(1, Q.buf.shape[0]):
                 if Q.stamp[t] < Q.stamp[r]: r = t
             Q.slot_of[Q.owner[r]] = -1
         Q.owner[r] = j; Q.slot_of[j] = r; Q.length[r] = 0
-    Q.stamp[r] = Q.clock[0]
+    Q.stamp[r] = Q.clock[_CLK_TIME]
     col = Q.buf[r]
     if Q.length[r] < n:                                    # compute only the rows still missing
         _kernel_column(Q, j, Q.length[r], n, col); Q.length[r] = n
-    return col if Q.clock[6] == 0 else _rank_two(Q, col, j, n)
+    return col if Q.clock[_CLK_UPDATE] == 0 else _rank_two(Q, col, j, n)
 
 @njit(cache=True, inline="always")
 def _rank_two(Q, col, j, n):
     "Rows 0..n−1 of the updated column j, col − u u_j + v v_j, into the rotating buffer not used last."
-    Q.clock[5] = 1 - Q.clock[5]
-    out, u, v = Q.rot[Q.clock[5]], Q.upd[0], Q.upd[1]
+    Q.clock[_CLK_ROT] = 1 - Q.clock[_CLK_ROT]
+    out, u, v = Q.rot[Q.clock[_CLK_ROT]], Q.upd[0], Q.upd[1]
     uj, vj = u[j], v[j]
     for k in range(n): out[k] = col[k] - u[k] * uj + v[k] * vj
     return out
@@ -265,7 +279,8 @@ class _CachedColumns:
     def cache_stats(self):
         "Column requests, misses, hit rate and kernel values computed so far."
         c = self._columns().clock
-        return dict(requests=int(c[4]), misses=int(c[3]), hit_rate=1 - c[3] / max(c[4], 1), kernel_values=int(c[2]))
+        asked, missed = int(c[_CLK_REQUESTS]), int(c[_CLK_MISSES])
+        return dict(requests=asked, misses=missed, hit_rate=1 - missed / max(asked, 1), kernel_values=int(c[_CLK_KERNEL_VALUES]))
 
 class LowRankQ(_CachedColumns):
     "Q = V Vᵀ for V of shape (m, r), columns V @ V[j] computed on demand and cached; optionally V Vᵀ − u uᵀ + v vᵀ (`update`)."
@@ -279,12 +294,12 @@ class LowRankQ(_CachedColumns):
                v=None): # (m,) the rank-one part added, or None
         "From now on the columns are those of $VV^\\top - uu^\\top + vv^\\top$ (both None: $VV^\\top$ again); the cached columns of $VV^\\top$ stay."
         Q, m = self._columns(), self.shape[0]
-        if u is None and v is None: Q.clock[6] = 0; self._uv = None
+        if u is None and v is None: Q.clock[_CLK_UPDATE] = 0; self._uv = None
         else:
             u = np.zeros(m) if u is None else np.asarray(u, dtype=np.float64)
             v = np.zeros(m) if v is None else np.asarray(v, dtype=np.float64)
             if u.shape != (m,) or v.shape != (m,): raise ValueError(f"u and v must have shape ({m},)")
-            Q.upd[0] = u[Q.perm]; Q.upd[1] = v[Q.perm]; Q.clock[6] = 1; self._uv = (u, v)
+            Q.upd[0] = u[Q.perm]; Q.upd[1] = v[Q.perm]; Q.clock[_CLK_UPDATE] = 1; self._uv = (u, v)
         self._memo = None                                  # the last solve's Q alpha is not this Q's
         return self
     def diag(self):
@@ -299,9 +314,10 @@ class LowRankQ(_CachedColumns):
     def fill(self):
         "Every column at once by one matrix product (a cold solve touches most of them), where the cache holds them all."
         Q = self._columns(); m = self.shape[0]
-        if self.n_slots < m or Q.clock[1] > 0: return
+        if self.n_slots < m or Q.clock[_CLK_SLOTS] > 0: return
         V = self.X[Q.perm]; np.dot(V, V.T, out=Q.buf[:m])
-        Q.slot_of[:] = np.arange(m); Q.owner[:m] = np.arange(m); Q.length[:m] = m; Q.clock[1] = m; Q.clock[2] += m * m
+        Q.slot_of[:] = np.arange(m); Q.owner[:m] = np.arange(m); Q.length[:m] = m
+        Q.clock[_CLK_SLOTS] = m; Q.clock[_CLK_KERNEL_VALUES] += m * m
 
 class KernelQ(_CachedColumns):
     "Q_ij = y_i y_j K(x_i, x_j), columns computed on demand with an LRU cache of `cache_mb` megabytes."
@@ -348,7 +364,7 @@ def _swap_owners(Q, i, j):
 @njit(cache=True)
 def _swap_rows(Q, pairs, n_pairs):
     "Apply the exchanges pairs[:n_pairs] (i < j) to the rows of every cached column, one column at a time."
-    for r in range(Q.clock[1]):
+    for r in range(Q.clock[_CLK_SLOTS]):
         col = Q.buf[r]; L = Q.length[r]
         for u in range(n_pairs):
             i, j = pairs[u, 0], pairs[u, 1]
@@ -392,10 +408,10 @@ def _reconstruct_gradient(S, Q, n):
     "Bring ∇Φ back on the inactive variables n..m−1: G_bar + p + E plus one full column per free variable (low rank: from the factor)."
     m = S.alpha.shape[0]
     if n == m: return
-    S.ctl[4] += 1
+    S.ctl[_CTL_RECONSTRUCTIONS] += 1
     if Q.kind == LINEAR:                                   # Q = s X Xᵀ s (− uuᵀ + vvᵀ): Qα in O(mr), no G_bar needed
         r = Q.data.shape[1]; t = np.zeros(r); ua, va = 0.0, 0.0
-        upd = Q.clock[6] == 1
+        upd = Q.clock[_CLK_UPDATE] == 1
         for j in range(m):
             a = S.alpha[j]
             if a != 0.0:
@@ -424,8 +440,8 @@ def _be_shrunk(S, t, Gmax1, Gmax2):
 @njit(cache=True)
 def _do_shrinking(S, Q, tol):
     "Move the shrinkable variables behind the active ones (LIBSVM's `do_shrinking`); updates ctl."
-    m, n = S.alpha.shape[0], S.ctl[0]
-    S.ctl[3] += 1
+    m, n = S.alpha.shape[0], S.ctl[_CTL_ACTIVE]
+    S.ctl[_CTL_SHRINKS] += 1
     Gmax1 = -np.inf; Gmax2 = -np.inf
     for t in range(n):
         if S.y[t] > 0:
@@ -434,8 +450,8 @@ def _do_shrinking(S, Q, tol):
         else:
             if S.alpha[t] < S.hi[t]: Gmax2 = max(Gmax2, -S.G[t])
             if S.alpha[t] > S.lo[t]: Gmax1 = max(Gmax1, S.G[t])
-    if S.ctl[2] == 0 and Gmax1 + Gmax2 <= 10.0 * tol:      # close: re-examine every variable once
-        S.ctl[2] = 1
+    if S.ctl[_CTL_UNSHRUNK] == 0 and Gmax1 + Gmax2 <= 10.0 * tol:  # close: re-examine every variable once
+        S.ctl[_CTL_UNSHRUNK] = 1
         _reconstruct_gradient(S, Q, n)
         n = m
     pairs = np.empty((n, 2), np.int64); n_pairs = 0
@@ -450,7 +466,7 @@ def _do_shrinking(S, Q, tol):
                 n -= 1
         t += 1
     _swap_rows(Q, pairs, n_pairs)
-    S.ctl[0] = n
+    S.ctl[_CTL_ACTIVE] = n
 
 # %% ../nbs/03_smo.ipynb #d07fd7c9
 @njit(cache=True, inline="always")
@@ -536,28 +552,28 @@ def _solve(S, Q, entropy, shrinking, tol, tau, max_steps, bracket):
     track = shrinking and Q.kind != LINEAR                      # keep G_bar (§6)
     while True:
         if shrinking:
-            S.ctl[1] -= 1
-            if S.ctl[1] <= 0:
-                S.ctl[1] = S.ctl[5]
+            S.ctl[_CTL_TO_SHRINK] -= 1
+            if S.ctl[_CTL_TO_SHRINK] <= 0:
+                S.ctl[_CTL_TO_SHRINK] = S.ctl[_CTL_SHRINK_EVERY]
                 _do_shrinking(S, Q, tol)
-        n = S.ctl[0]
+        n = S.ctl[_CTL_ACTIVE]
         i, Gmax = _select_i(S, n)                               # WSS3 (`_select_working_set`, written out: a cached
         j, gap, Q_i = np.int64(-1), 0.0, Q.buf[0]               # column costs no call; numba makes a call from an
         if i >= 0:                                              # inlined helper cost ~100 ns)
             r = Q.slot_of[i]
             if r >= 0 and Q.length[r] >= n:
-                Q.clock[0] += 1; Q.clock[4] += 1; Q.stamp[r] = Q.clock[0]
-                Q_i = Q.buf[r] if Q.clock[6] == 0 else _rank_two(Q, Q.buf[r], i, n)
+                Q.clock[_CLK_TIME] += 1; Q.clock[_CLK_REQUESTS] += 1; Q.stamp[r] = Q.clock[_CLK_TIME]
+                Q_i = Q.buf[r] if Q.clock[_CLK_UPDATE] == 0 else _rank_two(Q, Q.buf[r], i, n)
             else: Q_i = get_Q(Q, i, n)
             j, Gmax2 = _select_j(S, i, Gmax, Q_i, n, tau)
             gap = Gmax + Gmax2
         if j == -1 or gap < tol:
             if n == m: break                                    # optimal on the whole problem
             _reconstruct_gradient(S, Q, n)
-            n = m; S.ctl[0] = m
+            n = m; S.ctl[_CTL_ACTIVE] = m
             i, j, gap, Q_i = _select_working_set(S, Q, n, tau)
             if j == -1 or gap < tol: break
-            S.ctl[1] = 1                                        # not optimal after all: shrink again at once
+            S.ctl[_CTL_TO_SHRINK] = 1                           # not optimal after all: shrink again at once
         if every > 0 and it % every == 0 and n == m:            # §9: is the question (below, above) decided?
             LB, UB = _svm_bracket(S)
             if UB < below - 1e-12 * max(1.0, abs(below)): decided = 1; break
@@ -565,8 +581,8 @@ def _solve(S, Q, entropy, shrinking, tol, tau, max_steps, bracket):
         if it == max_steps: break
         r = Q.slot_of[j]                                        # column j, as column i above
         if r >= 0 and Q.length[r] >= n:                         # (Q_i is the most recent column: the LRU keeps it)
-            Q.clock[0] += 1; Q.clock[4] += 1; Q.stamp[r] = Q.clock[0]
-            Q_j = Q.buf[r] if Q.clock[6] == 0 else _rank_two(Q, Q.buf[r], j, n)
+            Q.clock[_CLK_TIME] += 1; Q.clock[_CLK_REQUESTS] += 1; Q.stamp[r] = Q.clock[_CLK_TIME]
+            Q_j = Q.buf[r] if Q.clock[_CLK_UPDATE] == 0 else _rank_two(Q, Q.buf[r], j, n)
         else: Q_j = get_Q(Q, j, n)
         a = max(S.Q_diag[i] + S.Q_diag[j] - 2.0 * S.y[i] * S.y[j] * Q_i[j], 0.0)
         v = -S.y[i] * S.G[i] + S.y[j] * S.G[j]
@@ -716,7 +732,7 @@ def _run(src, p, y, lo, hi, alpha, Cent, entropy, shrinking, tol, max_iter, call
                 if b and time.perf_counter() >= until: return False
                 _add_columns(S, Q, cols[b:b + step])
             S.G[:] += S.E
-        S.ctl[0] = m
+        S.ctl[_CTL_ACTIVE] = m
         return True
     if not refresh(first=True, until=deadline):      # out of time before the first gradient: the start, unsolved
         return alpha.copy(), np.full(m, np.nan), original(S.E), 0, np.inf, "deadline"
@@ -735,9 +751,9 @@ def _run(src, p, y, lo, hi, alpha, Cent, entropy, shrinking, tol, max_iter, call
         late = deadline is not None and time.perf_counter() >= deadline
         if not done and n_iter < max_iter and not late: continue
         if late:                                     # out of time: refresh only if that fits in a short grace
-            G_old, G_bar_old, n_old = S.G.copy(), S.G_bar.copy(), S.ctl[0]
+            G_old, G_bar_old, n_old = S.G.copy(), S.G_bar.copy(), S.ctl[_CTL_ACTIVE]
             if not refresh(until=time.perf_counter() + _GRACE):
-                S.G[:], S.G_bar[:], S.ctl[0] = G_old, G_bar_old, n_old    # the incremental gradient, exact on the active set:
+                S.G[:], S.G_bar[:], S.ctl[_CTL_ACTIVE] = G_old, G_bar_old, n_old  # the incremental gradient, exact on the active set:
                 gap = max_violation(S.alpha[:n_old], S.G[:n_old], S.y[:n_old], S.lo[:n_old], S.hi[:n_old])   # its gap there
                 done = fresh = False; break
         else: refresh()

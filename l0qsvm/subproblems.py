@@ -20,6 +20,8 @@ from .features import quadratic_features, gram_matrix, n_features_from_params, c
 
 # %% ../nbs/04_subproblems.ipynb #728d4f81
 from numba import njit
+from .compiled import use_package_cache
+use_package_cache()   # before the first @njit(cache=True) below, whichever module imports this one first (internals/03i_compiled_smo, §A)
 
 # %% ../nbs/04_subproblems.ipynb #b37412c9
 @dataclass

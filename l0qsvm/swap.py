@@ -14,7 +14,8 @@ import numpy as np
 from numba import njit
 
 from .features import gram_matrix
-from .penalty import _check_arguments, lu_zhang_certificate, penalty_decomposition
+from .penalty import _check_arguments, lu_zhang_certificate, lu_zhang_cause, penalty_decomposition
+from .checks import constant_fallback, WORSE_THAN_CONSTANT
 from .features import check_labels
 from .subproblems import _EIG_RCOND, best_intercept, exact_intercept, primal_objective, QuadraticFit
 from .hinge_solvers import (smo_budget, solver_route, _FEW_TERMS, blas_threads, weighted_problem, in_weight_units,
@@ -438,10 +439,7 @@ def swap_refined_fit(G, R, y, # G (d, d), features (m, d), labels ±1
     F = lambda z, c: primal_objective(G, R, y, C, z, c, loss=loss)
     c = exact_intercept(G, R, y, C, z, c, loss)                   # (see Algorithm 1's end)
     worse = False
-    if not ok:                                                    # a stopped search may end above the best constant
-        c_feas, F_zc = best_intercept(np.zeros(R.shape[0]), y, C, loss), F(z, c)
-        worse = F(np.zeros(d), c_feas) < F_zc - 1e-6 * abs(F_zc)
-        if worse: z, c = np.zeros(d), c_feas
+    if not ok: z, c, _, worse = constant_fallback(G, R, y, C, z, c, loss=loss)   # a stopped search may end above a constant
     cert = lu_zhang_certificate(G, R, y, C, z, c, res.support, mult, loss)
     ok = ok and bool(cert["passed"])               # swaps judged by restricted fits that missed their optimum certify nothing
     cause = []
@@ -460,10 +458,8 @@ def swap_refined_fit(G, R, y, # G (d, d), features (m, d), labels ±1
             cause.append(f"the swap search ended uncertified ({swap['status']}; best unsettled swap: {-swap['worst']:.3e} "
                          f"relative decrease > rtol={swap['rtol']:g})")
         cause += [part for part in start.cause.split("; ") if part and not part.startswith(("Lu-Zhang", "the time budget"))]
-        worst = max(cert["residuals"], key=cert["residuals"].get)
-        cause.append(f"Lu-Zhang certificate {'passed' if cert['passed'] else 'failed'} (worst residual: {worst} "
-                     f"{cert['residuals'][worst]:.2e}, tol {cert['tol']:g})")
-        if worse: cause.append("the point found was worse than the best constant classifier, which is returned instead")
+        cause.append(lu_zhang_cause(cert))
+        if worse: cause.append(WORSE_THAN_CONSTANT)
     status = "converged" if ok else "deadline" if swap["status"] == "deadline" else "certificate"
     return QuadraticFit(z, c, F(z, c), start.n_iter, ok, max(0.0, -swap["worst"]), history=hist, certificate=cert,
                         support=res.support, alpha=mult, swap=swap, status=status, cause="; ".join(cause))
