@@ -182,7 +182,7 @@ def check_doc_links(name, codes, base, site, targets, problems):
         n += 1
         got = urlparse(code["href"])
         got_page = unquote(got.path).lstrip("/")
-        pages = (page, "api/" + page) if anchor else (page,)     # methods have their entry on the API page only
+        pages = (page, "api/" + page.rsplit("/", 1)[-1]) if anchor else (page,)   # methods: on the API page only (api/NAME)
         if not code["href"].startswith(base) or got_page not in pages:
             problems.append(f"{name}: `{text}` links to {code['href'].removeprefix(base)}, not to {page}")
         elif anchor and unquote(got.fragment).lower() != anchor.lower():
@@ -198,7 +198,8 @@ def missing_show_docs(site):
     syms, missing = make_api_pages.modidx(), []
     pages = {p["source"]: p["page"] for p in json.loads((site / "pages.json").read_text(encoding="utf-8"))}
     for module, source in make_api_pages.modules():
-        page = site / pages.get(f"api/{source}", f"api/{source}: not on the site")
+        api = f"api/{Path(source).name}"                      # make_api_pages writes nbs/api/NAME for nbs/.../NAME
+        page = site / pages.get(api, f"{api}: not on the site")
         ids = set(re.findall(r'<h[1-6][^>]* id="([^"]+)"', page.read_text(encoding="utf-8"))) if page.exists() else set()
         public = [s[len(module) + 1:] for s in syms[module]
                   if not any(part.startswith("_") for part in s[len(module) + 1:].split("."))]
