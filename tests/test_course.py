@@ -20,6 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
+import build_docs  # noqa: E402
 import course  # noqa: E402
 
 LESSONS = course.lessons()
@@ -66,6 +67,16 @@ def test_lesson_engineering_words_are_pointers(path):
     found = course.engineering(path)
     assert len(found) <= MAX_ENGINEERING, [w for w, _ in found]
     for word, para in found: assert "](internals/" in para or "](../internals/" in para, f"{word!r} in: {para[:300]}"
+
+
+def test_title_cells_hold_only_title_and_description():
+    """nbdev turns a notebook's first markdown cell into the page's front matter (title, description, `- key: value`
+    lines) and drops the rest of it: whatever else a notebook says first must be in a cell of its own."""
+    for path in sorted(build_docs.notebooks()):
+        first = next((c for c in json.loads(path.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "markdown"), None)
+        if first is None: continue
+        lines = [l for l in "".join(first["source"]).splitlines() if l.strip()]
+        assert lines[0].startswith("# ") and all(l.startswith(">") for l in lines[1:]), f"{path}: {lines[:4]}"
 
 
 def test_engineering_words_are_counted():

@@ -95,9 +95,16 @@ def hours(path):
 
 
 def opening(path):
-    "(objectives, the 'You need' text) of the first markdown cell, or None where it has no such block."
-    first = markdown(path)[0]
-    m = re.search(r"^\*\*You will learn\*\*\s*\n((?:\s*\n|- .*\n(?:  .*\n)*)+)\s*^\*\*You need\*\*:?\s*(.+)", first + "\n", re.M)
+    """(objectives, the 'You need' text) of the lesson's opening (its markdown before the first `## ` heading), or None
+    where it has no such block. (The first cell holds only the title and the description: nbdev makes it the page's
+    front matter and drops the rest.)"""
+    md = markdown(path)
+    head = []
+    for s in md:
+        if re.search(r"^## ", s, re.M): head.append(s.split("\n## ")[0]); break
+        head.append(s)
+    m = re.search(r"^\*\*You will learn\*\*\s*\n((?:\s*\n|- .*\n(?:  .*\n)*)+)\s*^\*\*You need\*\*:?\s*(.+)",
+                  "\n\n".join(head) + "\n", re.M)
     if not m: return None
     return re.findall(r"^- (.*(?:\n  .*)*)", m.group(1), re.M), m.group(2).strip()
 
@@ -146,8 +153,10 @@ def from_nbs(link, path):
 
 def syllabus_cells():
     "The markdown of nbs/syllabus.ipynb: the introduction, then one section per track with one entry per lesson."
-    out = [INTRO.format(wpm=WORDS_PER_MINUTE, lpm=CODE_LINES_PER_MINUTE, mpe=MINUTES_PER_EXERCISE,
-                        short=sum(hours(p) for p in SHORT))]
+    intro = INTRO.format(wpm=WORDS_PER_MINUTE, lpm=CODE_LINES_PER_MINUTE, mpe=MINUTES_PER_EXERCISE,
+                         short=sum(hours(p) for p in SHORT))
+    head, body = intro.split("\n\nThe course teaches", 1)
+    out = [head, "The course teaches" + body]
     k = 0
     for track, paths in tracks():
         rows = [f"## {track}\n\n{len(paths)} lessons, about {sum(hours(p) for p in paths):.1f} hours."]

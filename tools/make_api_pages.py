@@ -74,8 +74,8 @@ def api_page(module, source):
     title, sub = notebook_title(NBS / source)
     docs, consts = public_names(module)
     short = module.split(".", 1)[1]
-    cells = [new_markdown_cell(f"# {module}\n> Reference: every public name of `{module}`.\n\n"
-                               f"Derived, checked and illustrated in [{title}](../{source})"
+    cells = [new_markdown_cell(f"# {module}\n> Reference: every public name of `{module}`."),   # (nbdev's front matter)
+             new_markdown_cell(f"Derived, checked and illustrated in [{title}](../{source})"
                                f"{': ' + sub if sub else '.'}"),
              new_code_cell(f"#| hide\nfrom nbdev.showdoc import show_doc\nfrom {module} import *\nimport {module}")]
     if consts:
