@@ -12,7 +12,7 @@ import time
 import numpy as np
 from .features import quadratic_features, gram_matrix, check_labels
 from .subproblems import QuadraticFit, primal_objective, exact_intercept, spectral_gram, best_intercept
-from .hinge_solvers import hinge_dual_Q, solve_hinge, solve_hinge_primal, choose_route, blas_threads, solver_route
+from .hinge_solvers import hinge_dual_Q, solve_hinge, solve_hinge_ip, ip_accepted, choose_route, blas_threads, solver_route
 from .qsvm import squared_system, solve_squared_subproblem
 from .checks import constant_classifier, constant_fallback, WORSE_THAN_CONSTANT
 
@@ -39,7 +39,7 @@ class HingeZStep:
                  deadline=None): # time.perf_counter() value at which every z-step solver stops
         self.y, self.C, self.G, self.R = y, C, G, R
         self.tol, self.max_iter, self.q_form, self.route = tol, max_iter, q_form, choose_route(*R.shape, route)
-        self.spec = spectral_gram(G, R)                # (the primal route reads G and R from it)
+        self.spec = spectral_gram(G, R) if self.route == "dual" else None   # (the primal route needs no R U: O(m d^2))
         self.deadline = deadline
         self._rho, self._Q, self._x, self.alpha, self.warm, self.n_smo, self.converged = None, None, None, None, None, 0, True
         self.failures = {}   # (route, status) -> [count, worst violation] of the z-step solves that did not converge
@@ -48,13 +48,14 @@ class HingeZStep:
     def __call__(self, rho:float, u): # penalty weight and sparse point
         "$(z, c)$ minimising $q_\\rho(z, c, u)$."
         if self.route == "primal":                     # many samples, few terms: the interior point of 02
-            z, c, _, res = solve_hinge_primal(self.spec, self.y, self.C, rho, u, tol=1e-10, max_iter=self.max_iter,
-                                              x0=self._x, deadline=self.deadline)
+            res = solve_hinge_ip(self.R, self.y, self.C, self.G + rho * np.eye(self.G.shape[0]), -rho * u,
+                                 x0=self._x, tol=1e-10, max_iter=self.max_iter or 100, rcond=0.0,   # rho > 0: M > 0
+                                 deadline=self.deadline)
             self.alpha, self.warm, self.n_smo = res.alpha, None, self.n_smo + res.n_iter
-            self._x = np.r_[z, c]                      # the next z-step starts from this point
-            if not res.converged: self._fail("primal", res)
-            self.converged &= bool(res.converged)
-            return z, c
+            self._x = np.r_[res.w, res.c]              # the next z-step starts from this point
+            if not ip_accepted(res): self._fail("primal", res)
+            self.converged &= ip_accepted(res)
+            return res.w, res.c
         if rho != self._rho: self._rho, self._Q = rho, hinge_dual_Q(self.spec, self.y, rho, self.q_form)
         z, c, _, res, taken = solve_hinge(self.spec, self.y, self.C, rho, u, route="dual", Q=self._Q,
                                           alpha0=self.warm, tol=self.tol, max_iter=self.max_iter, deadline=self.deadline)

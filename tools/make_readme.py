@@ -14,11 +14,10 @@ import sys
 from pathlib import Path
 
 import nbformat
-from nbclient import NotebookClient
 from nbconvert import MarkdownExporter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from build_docs import kernel_env  # noqa: E402
+from build_docs import run_notebook  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "bench" / "FIGURES.md"
@@ -26,7 +25,7 @@ FIGURES = ROOT / "bench" / "FIGURES.md"
 
 def render(nb_path=ROOT / "nbs" / "index.ipynb"):
     nb = nbformat.read(nb_path, as_version=4)
-    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(nb_path.parent)}}).execute(env=kernel_env())
+    run_notebook(nb, nb_path)                     # as the docs build and the notebook tests run it
     figures = nbformat.v4.new_markdown_cell(FIGURES.read_text(encoding="utf-8").strip("\n"))
     keep = []
     for cell in nb.cells:
