@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from .features import gram_matrix
-from .penalty import _check_arguments, lu_zhang_certificate, lu_zhang_cause, penalty_decomposition
+from .penalty import _check_arguments, _SUPPORT_ROUTE, lu_zhang_certificate, lu_zhang_cause, penalty_decomposition
 from .checks import constant_fallback, WORSE_THAN_CONSTANT
 from .features import check_labels
 from .subproblems import _EIG_RCOND, best_intercept, exact_intercept, primal_objective, QuadraticFit
@@ -22,7 +22,7 @@ from .hinge_solvers import (smo_budget, solver_route, _FEW_TERMS, blas_threads, 
                                   budgeted_features)
 from .qsvm import squared_moments
 from .fast_swap import (_POLISH, _ASCENT_STEPS, _tri_inv, _Tables, _swap_tables, _bound_parts, _lb_fill, _EVERY,
-                              SupportFit, SupportDual, point_of, support_fit, _rty_at, _ask_loop, dual_ascent)
+                              SupportFit, SupportDual, _point_of, support_fit, _rty_at, _ask_loop, dual_ascent, _squared_parts)
 
 # %% ../nbs/06a_swap.ipynb #d9a1e7e4
 SWAP_RTOL = 1e-5      # the certificate's tolerance: a swap must lower F by more than SWAP_RTOL |F| to count (relative, at any scale)
@@ -84,11 +84,6 @@ def _null_multipliers(y, C):
     if P > 0 and N > 0: a[y > 0 if P > N else y < 0] *= min(P, N) / max(P, N)
     else: a[:] = 0.0
     return a
-
-def _squared_parts(G, R, y, C):
-    "M = G + 2C R~^T R~, v = 2C R~^T y~ and C ||y~||^2 (intercept eliminated): F*(S) = C||y~||^2 - 1/2 v_S^T M_SS^-1 v_S."
-    _, ybar, CRtR, CRty = squared_moments(R, y, C)          # centred with the weights C_i (04c_qsvm)
-    return G + 2 * CRtR, 2 * CRty, float(np.sum(C * (y - ybar)**2))
 
 def _forward_gain(G, R, y, C, loss):
     "Step 3 with B = {} at the constant model: v_j^2 / M_jj for every term."
@@ -154,38 +149,6 @@ def _certificate(LB, thr, F, rtol, fitted, n_swaps, n_fits, status):
     return dict(passed=passed, rtol=rtol, objective=float(F), n_pairs=pairs, by_bound=pairs - int(fitted.sum()),
                 by_fit=int(fitted.sum()), worst=worst, n_swaps=n_swaps, n_fits=n_fits, status=status)
 
-def _squared_value(M, v, c0, S):
-    "F*(S) for the squared loss, from one pseudo-inverse (the range condition holds: see Step 1)."
-    return float(c0 - 0.5 * v[S] @ np.linalg.lstsq(M[np.ix_(S, S)], v[S], rcond=_EIG_RCOND)[0])
-
-def _squared_values(M, v, c0, A):
-    "F*(A) and F*(A - i + j) for every swap, exactly: Step 4, and a direct solve where Step 4 has no answer."
-    bd = SwapBounds(M, A)
-    LB = bd.lb(v, c0)
-    for i, j in zip(*np.nonzero(LB == -np.inf)):      # singular pieces (duplicated features): solve those directly
-        LB[i, j] = _squared_value(M, v, c0, np.r_[np.delete(A, i), j])
-    return (c0 - 0.5 * v[A] @ bd.P @ v[A]) if bd.ok else _squared_value(M, v, c0, A), LB
-
-def _refine_squared(G, R, y, C, A, rtol, deadline, parts=None):
-    M, v, c0 = _squared_parts(G, R, y, C) if parts is None else parts
-    n_swaps, status, moved = 0, "certified", True
-    while moved:
-        F, LB = _squared_values(M, v, c0, A)
-        thr, moved = F - rtol * abs(F), False
-        while not moved:
-            i, j = divmod(int(np.argmin(LB)), LB.shape[1])
-            if not LB[i, j] < thr: break
-            if deadline is not None and time.perf_counter() >= deadline: status = "deadline"; break
-            S = np.sort(np.r_[np.delete(A, i), j])
-            if _squared_value(M, v, c0, S) < thr: A, moved = S, True; n_swaps += 1   # the direct value decides
-            else: LB[i, j] = thr                                                       # (rounding in Step 4)
-        if status != "certified": break
-    z = np.zeros(G.shape[0])
-    z[A] = np.linalg.lstsq(M[np.ix_(A, A)], v[A], rcond=_EIG_RCOND)[0]   # M^+ cut at _EIG_RCOND (as in 02): no round-off directions
-    c = float(y.mean() - R.mean(axis=0) @ z) if np.ndim(C) == 0 else float(C @ (y - R @ z) / np.sum(C))   # weighted mean
-    cert = _certificate(LB, thr, F, rtol, np.zeros(LB.shape, bool), n_swaps, 0, status)
-    return SwapResult(z, c, 2 * C * (1.0 - y * (R @ z + c)), A, cert)
-
 def _least_norm(G, R, y, C, S, zS, c):
     "(z_S, c) without its part along the directions u that change no term of F: G_SS u = 0, R_S u constant (c absorbs it)."
     eigvals, U = np.linalg.eigh(G[np.ix_(S, S)])
@@ -202,49 +165,58 @@ def _least_norm(G, R, y, C, S, zS, c):
 
 # %% ../nbs/06a_swap.ipynb #search-state
 class _Search:
-    "The hinge search's state: the support A, its fit `cur`, its bounds `bd` and dual `dual`, the certificate's counts."
-    def __init__(self, G, R, y, C, A, rtol, search_tol, route, deadline, fast):
-        self.G, self.R, self.y, self.C, self.A, self.k = G, R, y, C, A, A.size
+    "The search's state: the support A, its fit `cur`, its bounds `bd` and dual `dual`, the certificate's counts."
+    def __init__(self, G, R, y, C, A, loss, rtol, search_tol, route, deadline, fast, parts=None):
+        self.G, self.R, self.y, self.C, self.A, self.k, self.loss = G, R, y, C, A, A.size, loss
         self.m, self.d = R.shape[0], G.shape[0]
-        self.rtol, self.tol, self.route, self.deadline, self.fast = rtol, search_tol, route, deadline, fast
-        self.null, self.Gdiag = null_terms(G), np.ascontiguousarray(np.diag(G))
+        self.rtol, self.tol, self.forced, self.deadline, self.fast = rtol, search_tol, route, deadline, fast
+        if loss == "squared": self.parts = _squared_parts(G, R, y, C) if parts is None else parts
+        self.M = G if loss == "hinge" else self.parts[0]  # the quadratic term of the bounds (Step 4)
+        self.null, self.Gdiag = null_terms(self.M), np.ascontiguousarray(np.diag(G))
         self.cur = self.bd = self.dual = self.LB = None
         self.n_fits, self.n_swaps, self.status, self.exact, self.last_batch = 0, 0, "certified", False, 4
         self.count = np.zeros(3, np.int64)                # single-swap questions: "no"s in a row, SMO steps, questions
-        self.smo_can = fast and route == "auto" and solver_route(self.m, self.k, True, True) == "smo"   # (before any steps)
     def late(self): return self.deadline is not None and time.perf_counter() >= self.deadline
-    def smo_answers(self):
-        "Does SMO answer this support's questions? The route rule, with the mean SMO steps of the questions so far."
-        if not (self.smo_can and self.bd.ok): return False
+    def route(self, warm=True):
+        "The search's one route choice: the closed form (squared loss), else `solver_route` with the SMO steps per question so far."
+        if self.loss == "squared": return "closed"
+        if self.forced != "auto": return self.forced
         mean = self.count[1] / self.count[2] if self.count[2] >= 3 else 0.0
-        return solver_route(self.m, self.k, True, True, mean) == "smo"
-    def fit(self, S, below=-np.inf, above=np.inf, alpha0=None, tol=None, dual=None):
-        "A support fit, warm-started from the current point (one fit of the certificate's count)."
+        return solver_route(self.m, self.k, warm, True, mean)
+    def smo(self):
+        "Do A's dual and its rank-two neighbours answer the questions (route SMO, `fast`, A's factor sound)?"
+        return self.fast and self.bd.ok and self.route() == "smo"
+    def fit(self, S, alpha0=None, tol=None, below=-np.inf, above=np.inf):
+        "A fit of S (A itself: on A's dual where SMO answers), warm from the current point: one fit of the count."
         self.n_fits += 1
         x0 = None
         if self.cur is not None and self.cur.z is not None: x0 = np.r_[np.zeros(self.d), self.cur.c]; x0[self.A] = self.cur.z
-        route = "ip" if self.route == "ip" or (self.fast and self.count[2] >= 3 and not self.smo_answers()) else self.route
-        return support_fit(self.G, self.R, self.y, self.C, S, alpha0=alpha0, x0=x0, tol=self.tol if tol is None else tol,
-                           below=below, above=above, route=route, dual=dual, deadline=self.deadline)
+        dual = self.a_dual(alpha0) if S is self.A and alpha0 is not None and self.smo() else None
+        return support_fit(self.G, self.R, self.y, self.C, S, loss=self.loss, alpha0=alpha0, x0=x0, dual=dual,
+                           tol=self.tol if tol is None else tol, below=below, above=above, route=self.route(alpha0 is not None),
+                           deadline=self.deadline, parts=getattr(self, "parts", None))
+    def ask(self, S, L=None):
+        "Is F*(S) < thr? S's own dual by SMO where SMO answers, else the ascent's cheap \"no\"; undecided: a fit that stops once it knows."
+        res = None
+        if self.fast and self.route() == "smo":
+            try: dual = SupportDual(self.G, self.R, self.y, self.C, S, self.cur.alpha, L=L)
+            except np.linalg.LinAlgError: dual = None     # (singular or ill-conditioned G_SS)
+            if dual is not None:
+                res = dual._fit(_POLISH, self.thr, self.thr, polish=_POLISH, cap=smo_budget(self.m, self.k, True))
+                if res.status != "below": self.count[1] += res.n_iter; self.count[2] += 1   # (for the crawl rule)
+        elif self.fast and self.route() == "ip": res = dual_ascent(self.G, self.R, self.y, self.C, S, self.cur.alpha, self.thr, _ASCENT_STEPS, L=L)
+        if res is not None and res.status in ("above", "below"): self.n_fits += 1; return res
+        return self.fit(S, alpha0=self.cur.alpha if res is None else res.alpha, below=self.thr, above=self.thr,
+                        tol=1e-9 if self.exact else None)
     def move(self, S, res, bd=None, L=None):
         "Accept S with its fit (or question) res: new bounds, and the new support's fit if its bracket is still wide."
         self.A, self.cur, self.exact, self.LB = S, res, False, None
-        self.bd = bd if bd is not None else SwapBounds(self.G, S, self.null, L=L)
-        if res.dual is not None and res.dual.A is not S: res.dual = None
-        self.dual = res.dual
-        if res.UB - res.LB > 1e-4 * abs(res.UB):   # narrow: its multipliers already give tight bounds
-            if self.dual is None and self.smo_answers(): self.dual = SupportDual(self.G, self.R, self.y, self.C, S, res.alpha, self.bd.Linv)
-            self.cur = self.fit(S, alpha0=res.alpha, dual=self.dual) if self.dual is None else self._dual_fit(_POLISH)
-    def _dual_fit(self, tol):
-        "A's fit by its dual (to violation tol), else by support_fit from where it stopped."
-        self.n_fits += 1
-        res = self.dual.fit(tol, cap=smo_budget(self.m, self.k))
-        if res.status == "converged": return res
-        self.n_fits -= 1
-        return self.fit(self.A, alpha0=res.alpha, dual=self.dual)
+        self.bd = bd if bd is not None else SwapBounds(self.M, S, self.null, L=L)
+        self.dual = res.dual if res.dual is not None and res.dual.A is S else None
+        if res.UB - res.LB > 1e-4 * abs(res.UB): self.cur = self.fit(S, alpha0=res.alpha)   # (narrow: tight bounds already)
     def bounds(self):
         "The bounds of every swap from the current multipliers (the maximum with the earlier ones on the same support)."
-        v, asum = self.R.T @ (self.y * self.cur.alpha), self.cur.alpha.sum()
+        v, asum = self._v(self.cur.alpha)
         self.v_cur = (self.cur.alpha, v)                  # (R^T Y alpha of the current fit: the question loop starts there)
         new = np.ascontiguousarray(self.bd.lb(v, asum))
         if self.LB is None: self.LB, self.fitted = new, np.zeros(new.shape, bool)
@@ -255,38 +227,32 @@ class _Search:
     def tighten(self, alpha):
         "New multipliers: the open swaps' bounds up to date, the settled ones out."
         o = self.open_
-        self.Lf[o] = np.maximum(self.Lf[o], self.bd.lb_at(self._v(alpha, o), alpha.sum(), o))
+        if self.loss == "hinge": self.Lf[o] = np.maximum(self.Lf[o], self.bd.lb_at(*self._v(alpha, o), o))   # (squared: exact)
         self.open_ = o[(self.Lf[o] < self.thr) & ~self.Ff[o]]
-    def _v(self, alpha, o):
-        "$R^\\top Y\\alpha$ where the bounds of the swaps o read it: on A and the terms they bring in (all of it if many)."
+    def _v(self, alpha, o=None):
+        "(v, asum) of the bounds: $R^\\top Y\\alpha$ and $\\sum\\alpha$, on A and the terms the swaps o bring in (all if many); squared: (7)'s."
+        if self.loss == "squared": return self.parts[1], self.parts[2]
         ya = self.y * alpha
+        if o is None: return self.R.T @ ya, alpha.sum()
         need = self.bd.inA.copy(); need[o % self.d] = True; J = np.flatnonzero(need)
-        if 3 * J.size >= self.d or not self.R.flags.c_contiguous: return self.R.T @ ya   # (BLAS: faster on most terms)
+        if 3 * J.size >= self.d or not self.R.flags.c_contiguous: return self.R.T @ ya, alpha.sum()   # (BLAS: faster on most terms)
         v = np.zeros(self.d); _rty_at(self.R, ya, J, v)
-        return v
-    def a_dual(self):
-        "A's dual, started from the current multipliers (built on first use)."
-        if self.dual is None: self.dual = SupportDual(self.G, self.R, self.y, self.C, self.A, self.cur.alpha, self.bd.Linv)
-        elif self.dual.alpha is not self.cur.alpha: self.dual.restart(self.cur.alpha)
+        return v, alpha.sum()
+    def a_dual(self, alpha=None):
+        "A's dual, started from alpha (default: the current multipliers; built on first use)."
+        alpha = self.cur.alpha if alpha is None else alpha
+        if self.dual is None or self.dual.A is not self.A:
+            self.dual = SupportDual(self.G, self.R, self.y, self.C, self.A, alpha, self.bd.Linv)
+        elif self.dual.alpha is not alpha: self.dual.restart(alpha)
         return self.dual
     def start(self, alpha0):
-        "The fit of the starting support: by its dual from alpha0 where SMO answers, else by support_fit."
-        self.bd = SwapBounds(self.G, self.A, self.null)
-        if alpha0 is not None and self.smo_answers():
-            self.dual = SupportDual(self.G, self.R, self.y, self.C, self.A, alpha0, self.bd.Linv)
-            self.cur = self._dual_fit(_POLISH)
-        else:
-            self.cur = self.fit(self.A, alpha0=alpha0); self.dual = self.cur.dual
+        "The fit of the starting support, from alpha0."
+        self.bd = SwapBounds(self.M, self.A, self.null)
+        self.cur = self.fit(self.A, alpha0=alpha0)
     def final_fit(self):
-        "The exact fit of A (gap 1e-9) before the certificate, by A's dual where it applies."
+        "The exact fit of A (gap 1e-9) before the certificate."
         self.exact, self.fitted = True, np.zeros(self.LB.shape, bool)
-        if self.smo_answers():
-            self.a_dual(); self.n_fits += 1
-            res = self.dual.fit(1e-9, cap=smo_budget(self.m, self.k))
-            if res.status == "converged" and res.UB - res.LB <= 1e-9 * abs(res.UB): self.cur = res; return
-            self.n_fits -= 1
-            self.cur = self.fit(self.A, alpha0=res.alpha, tol=1e-9, dual=self.dual); return
-        self.cur = self.fit(self.A, alpha0=self.cur.alpha, tol=1e-9, dual=self.dual)
+        if self.loss == "hinge": self.cur = self.fit(self.A, alpha0=self.cur.alpha, tol=1e-9)   # (squared: exact already)
         if self.cur.status == "deadline": self.status = "deadline"
 
 # %% ../nbs/06a_swap.ipynb #search-batch
@@ -297,32 +263,15 @@ def _batch(s):
     size = min(len(pairs), 2 * s.last_batch)
     while size >= 2:
         S = _exchanged(s.bd.inA, s.A, pairs[:size])
-        res, LS = _ask_support(s, S)
+        try: LS = np.linalg.cholesky(s.M[np.ix_(S, S)])
+        except np.linalg.LinAlgError: LS = None
+        res = s.ask(S, LS)
         if res.UB < s.thr:
             s.last_batch = size; s.n_swaps += size; s.move(S, res, L=LS)
             return True
         size //= 2
     s.last_batch = 1
     return False
-
-def _ask_support(s, S):
-    "Is F*(S) < thr, S a batch exchange? S's own dual (SMO) where SMO answers, else the ascent's cheap \"no\", then support_fit."
-    try: LS = np.linalg.cholesky(s.G[np.ix_(S, S)])
-    except np.linalg.LinAlgError: LS = None
-    dg = None if LS is None else np.diag(LS)
-    smo = LS is not None and s.smo_answers() and dg.min() > 1e-7 * dg.max()   # (G_SS well conditioned)
-    if not smo:
-        if LS is not None and s.fast:              # a cheap "no" first
-            res = dual_ascent(s.G, s.R, s.y, s.C, S, s.cur.alpha, s.thr, _ASCENT_STEPS, L=LS)
-            if res.status == "above": s.n_fits += 1; return res, LS
-        return s.fit(S, s.thr, s.thr, alpha0=s.cur.alpha), LS
-    s.n_fits += 1
-    dual = SupportDual(s.G, s.R, s.y, s.C, S, s.cur.alpha, _tri_inv(LS))
-    res = dual.fit(_POLISH, s.thr, s.thr, polish=_POLISH, cap=smo_budget(s.m, s.k, True))
-    if res.status != "below": s.count[1] += res.n_iter; s.count[2] += 1   # (a question, for the crawl rule)
-    if res.status in ("above", "below"): return res, LS
-    s.n_fits -= 1
-    return s.fit(S, s.thr, s.thr, alpha0=res.alpha, dual=dual), LS
 
 # %% ../nbs/06a_swap.ipynb #search-singles
 def _singles(s, max_failed):
@@ -332,24 +281,18 @@ def _singles(s, max_failed):
         if s.late(): s.status = "deadline"; return False
         if max_failed is not None and failed >= max_failed: s.status = "patience"; return False
         if s.open_.size == 0: return False
-        if s.smo_answers():                        # many questions in one compiled loop (its "no"s settle swaps)
+        f = res = None
+        if s.smo():                                   # many questions in one compiled loop (its "no"s settle swaps)
             code, n_no, f, res = _ask_loop(s, failed, max_failed)
             failed += n_no
             if code == 0: return False
             if code == 1 and n_no > 0: continue       # the checks above first
             if code == 2: return _accept_single(s, f, res)
-        else: code = 1
-        if code == 1:                                 # one question by the ascent, then a fit
-            f = int(s.open_[np.argmin(s.Lf[s.open_])])
-            res = None
+        if f is None or f < 0: f = int(s.open_[np.argmin(s.Lf[s.open_])])   # one question outside the loop
         i, j = divmod(f, s.d)
         S = np.sort(np.r_[np.delete(s.A, i), j])
-        if res is None and not s.bd.void[i, j] and s.fast:
-            res = dual_ascent(s.G, s.R, s.y, s.C, S, s.cur.alpha, s.thr, _ASCENT_STEPS)
-        if res is None or res.status == "undecided":
-            res = s.fit(S, s.thr, s.thr, alpha0=s.cur.alpha if res is None else res.alpha,
-                           tol=1e-9 if s.exact else None)
-        else: s.n_fits += 1
+        res = s.ask(S) if res is None else s.fit(S, alpha0=res.alpha, below=s.thr, above=s.thr,
+                                                   tol=1e-9 if s.exact else None)
         if res.UB < s.thr:
             s.n_swaps += 1; s.move(S, res)
             return True
@@ -360,8 +303,8 @@ def _accept_single(s, f, res):
     "A single swap answered \"below\": the new support's point from its multipliers and bounds."
     i, j = divmod(f, s.d)
     S = np.sort(np.r_[np.delete(s.A, i), j])
-    bdS = SwapBounds(s.G, S, s.null)
-    z, c, UB = point_of(s.G, s.R, s.y, s.C, S, res.alpha, bdS.P if bdS.ok else None)
+    bdS = SwapBounds(s.M, S, s.null)
+    z, c, UB = _point_of(s.G, s.R, s.y, s.C, S, res.alpha, bdS.P if bdS.ok else None)
     s.n_fits += 1; s.n_swaps += 1
     s.move(S, SupportFit(z, c, res.alpha, UB, res.LB, "below", res.n_iter), bdS)
     return True
@@ -375,9 +318,9 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
                 rtol:float=SWAP_RTOL, # a swap counts when it lowers F by more than rtol |F|
                 search_tol:float=1e-7, # relative gap of the fits during the search (the final fit uses 1e-9)
                 batch:bool=True, # try batch exchanges before single swaps
-                route:str="auto", # support_fit route (hinge)
+                route:str="auto", # the fits' route (hinge): "smo", "ip" or "auto" (`solver_route`)
                 deadline=None, # time.perf_counter() value at which to stop (the certificate then says "deadline")
-                max_failed=None, # stop after this many single-swap fits in a row fail to improve (status "patience"; hinge)
+                max_failed=None, # stop after this many single-swap fits in a row fail to improve (status "patience")
                 parts=None, # precomputed `_squared_parts(G, R, y, C)` (squared; e.g. reused along a path)
                 fast:bool=True # the quicker answers of internals/06ai_fast_swap_search (False: every question a support_fit)
                )->SwapResult:
@@ -385,8 +328,7 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
     if loss not in ("hinge", "squared"): raise ValueError(f"loss must be 'hinge' or 'squared', got {loss!r}")
     A = np.sort(np.unique(np.asarray(support, dtype=int)))
     A = _avoid_null(G, R, y, C, A, loss, null_terms(G))    # see "Null terms"
-    if loss == "squared": return _refine_squared(G, R, y, C, A, rtol, deadline, parts)
-    s = _Search(G, R, y, C, A, rtol, search_tol, route, deadline, fast)
+    s = _Search(G, R, y, C, A, loss, rtol, search_tol, route, deadline, fast, parts)
     s.start(alpha0)                                         # 1. fit the start
     while True:
         s.bounds()                                          # 2. every swap's bound from the current multipliers
@@ -395,7 +337,9 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
         if s.exact or s.status != "certified": break        # 5. none: certified, after one exact fit of A
         s.final_fit()
         if s.status != "certified": break
-    z = np.zeros(G.shape[0]); (z[s.A], c) = _least_norm(G, R, y, C, s.A, s.cur.z, float(s.cur.c))
+    z, c = np.zeros(G.shape[0]), float(s.cur.c)
+    z[s.A] = s.cur.z
+    if loss == "hinge": z[s.A], c = _least_norm(G, R, y, C, s.A, s.cur.z, c)   # (squared: least norm already)
     cert = _certificate(s.LB, s.thr, s.cur.UB, rtol, s.fitted, s.n_swaps, s.n_fits, s.status)
     cert.update(smo_questions=int(s.count[2]), smo_steps=int(s.count[1]))   # the SMO questions (internals/06ai)
     return SwapResult(z, c, s.cur.alpha, s.A, cert)
@@ -432,7 +376,7 @@ def swap_refined_fit(G, R, y, # G (d, d), features (m, d), labels ±1
         start = penalty_decomposition(G[np.ix_(W, W)], R[:, W], y, k, C, loss=loss, route=zroute, settle=True,
                                       polish=False, deadline=deadline, **pd_args)
     res = swap_refine(G, R, y, C, W[start.support], loss, alpha0=start.alpha if loss == "hinge" else None,
-                      route={"primal": "ip"}.get(route, route), deadline=deadline)
+                      route=_SUPPORT_ROUTE[route], deadline=deadline)
     hist = dict(start.history, working_set=W)
     swap = res.certificate
     z, c, mult, ok = res.z, float(res.c), res.mult, bool(swap["passed"])

@@ -89,7 +89,7 @@ def test_the_rank_two_dual_answers_like_a_fit_from_scratch(seed):
     "SupportDual of A with the rank-two update of a swap (smo.py's engine): right answers at 1 % either side of F*(S), exact D_S(alpha)."
     from l0qsvm.features import gram_matrix, quadratic_features
     from l0qsvm.swap import SwapBounds
-    from l0qsvm.fast_swap import SupportDual, _swap_factors, point_of, support_fit
+    from l0qsvm.fast_swap import SupportDual, _swap_factors, _point_of, support_fit
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((150, 6)); y = np.where(X[:, 0] ** 2 - 1 + X[:, 1] * X[:, 2] + 0.5 * rng.standard_normal(150) > 0, 1.0, -1.0)
     R, G, C = quadratic_features(X), gram_matrix(X), [0.5, 2.0, 20.0][seed]
@@ -104,7 +104,7 @@ def test_the_rank_two_dual_answers_like_a_fit_from_scratch(seed):
         below = dual.run(u, v, below=F * 1.01, above=F * 1.01, polish=1e-5)
         above = dual.run(u, v, below=F * 0.99, above=F * 0.99)
         assert (below[2], above[2]) == (1, 2)
-        assert point_of(G, R, y, C, S, below[0])[2] < F * 1.01 and above[1] >= F * 0.99
+        assert _point_of(G, R, y, C, S, below[0])[2] < F * 1.01 and above[1] >= F * 0.99
         for a, D in (below[:2], above[:2]):
             w = R[:, S].T @ (y * a)
             np.testing.assert_allclose(D, a.sum() - 0.5 * w @ np.linalg.solve(G[np.ix_(S, S)], w), rtol=1e-10)
