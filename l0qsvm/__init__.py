@@ -15,6 +15,6 @@ from .sklr import lambda_bound, lambda_grid, paper_start
 from .sklr_estimator import SparseKLR, KLR, fit_path, BoxGapWarning
 from .kernel_peers import IVM, L12KLR
 from .experiments import (run_protocol, summarize, compare_with_paper, format_table, paper_table, paper_data,
-                          paper_datasets, project_cost, parallel_backend, MODELS, ModelSpec, register_model,
+                          paper_datasets, parallel_backend, MODELS, ModelSpec, register_model,
                           ResultFileWarning)
 from .sklr_comparison import run_comparison, summarize_comparison, comparison_tables, plot_comparison

@@ -14,6 +14,7 @@ from numbers import Real
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.class_weight import compute_class_weight
 
 from .multiclass import surface_labels
 from .subproblems import best_intercept, primal_objective
@@ -66,6 +67,14 @@ def time_left(deadline:float|None # from fit_deadline
              )->float: # seconds until the deadline (inf without one, negative once passed)
     "Seconds left before `deadline`."
     return np.inf if deadline is None else deadline - time.perf_counter()
+
+# %% ../nbs/internals/04di_checks.ipynb #loss-weights-export
+def _loss_weights(class_weight, classes, y_idx, sample_weight):
+    "Per training point: its class weight times its sample weight (None when both are absent); 'balanced' over the classes present."
+    if class_weight is None: return sample_weight
+    cw = np.ones(len(classes)); present = np.unique(y_idx)
+    cw[present] = compute_class_weight(class_weight, classes=classes[present], y=classes[y_idx], sample_weight=sample_weight)
+    return cw[y_idx] if sample_weight is None else cw[y_idx] * sample_weight
 
 # %% ../nbs/internals/04di_checks.ipynb #90aebfee
 _SCALE_RATIO_WARN = 1e3             # warn when the features' root-mean-square values differ by more than this factor

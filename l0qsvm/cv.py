@@ -20,7 +20,6 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import check_scoring
 from sklearn.model_selection import check_cv
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 from tqdm.auto import tqdm
 
@@ -28,8 +27,8 @@ from .estimators import L0QSVM, L1QSVM, roundoff_zeros
 from .build import compile_all
 from .features import check_weights, quadratic_features, gram_matrix
 from .multiclass import encode_labels, ovr_targets, ovr_decision, ovr_predict, check_label_types, check_no_booleans
-from .checks import check_feature_scales, check_quadratic_range
-from .subproblems import QuadraticFit, primal_objective, best_intercept
+from .checks import check_feature_scales, check_quadratic_range, _loss_weights
+from .subproblems import QuadraticFit, primal_objective
 from .hinge_solvers import blas_threads, weight_scale
 from .qsvm import solve_l1qsvm
 from .swap import swap_refine, swap_refined_fit, screen_terms, _squared_parts
@@ -58,8 +57,6 @@ def l0_path(G, R, y, # G (d, d), features (m, d), labels ±1
             C, # loss weight
             *, loss:str="hinge", # "hinge" or "squared"
             warm_start:bool=True, # False: one cold `swap_refined_fit` per k (as `L0QSVM`)
-            max_failed=_PATH_PATIENCE, # warm path: patience of the swap search (None: search to the certificate)
-            path_tol:float=_PATH_TOL, # warm path: relative gap of its fits (`swap_refine`'s search_tol)
             deadline=None # time.perf_counter() value at which every fit stops
            ): # yields one QuadraticFit per k
     "The fits of model (1) for every $k$ of `ks`, each warm-started from the previous one (its support grown, then swapped)."
@@ -74,7 +71,7 @@ def l0_path(G, R, y, # G (d, d), features (m, d), labels ±1
         if A is None: A = screen_terms(G, R, y, C, k, loss)
         elif k > A.size: A = grow_support(G, R, y, A, prev.z, prev.mult, k - A.size, None if parts is None else np.diag(parts[0]))
         prev = swap_refine(G, R, y, C, A, loss, alpha0=None if prev is None or loss != "hinge" else prev.mult,
-                           max_failed=max_failed, parts=parts, deadline=deadline, search_tol=path_tol)
+                           max_failed=_PATH_PATIENCE, parts=parts, deadline=deadline, search_tol=_PATH_TOL)
         A, cert = prev.support, prev.certificate
         yield QuadraticFit(prev.z, prev.c, primal_objective(G, R, y, C, prev.z, prev.c, loss=loss), cert["n_fits"],
                            cert["status"] != "deadline", max(0.0, -cert["worst"]), support=A, alpha=prev.mult,
@@ -93,13 +90,6 @@ def _frozen(cls, classes, z, c, n):
     "A fitted `cls` with the surfaces z (S, d) and intercepts c (S,): what a scorer needs."
     est = cls(); est.classes_, est.z_, est.c_, est.n_features_in_ = classes, z, c, n
     return est
-
-def _loss_weights(class_weight, classes, y_idx, sample_weight):
-    "Per training point: its class weight times its sample weight (None when both are absent); 'balanced' over the classes present."
-    if class_weight is None: return sample_weight
-    cw = np.ones(len(classes)); present = np.unique(y_idx)
-    cw[present] = compute_class_weight(class_weight, classes=classes[present], y=classes[y_idx], sample_weight=sample_weight)
-    return cw[y_idx] if sample_weight is None else cw[y_idx] * sample_weight
 
 def fold_scores(path, # callable (G, R, y, grid, C, deadline) -> iterator of QuadraticFit, one per grid value
                 X, y_idx, classes, # data (m, n), class indices (m,), the K sorted labels

@@ -398,8 +398,7 @@ def fetch_dataset(name:str, # a UCI data set of list_datasets(), or its file nam
     return folder / fname
 
 def fetch_datasets(names=None, # UCI data sets (default: all of them)
-                   data_dir=None, # the data folder (default: $L0QSVM_DATA_DIR, else the per-user cache)
-                   timeout=None # seconds each download may take (default: $L0QSVM_DOWNLOAD_TIMEOUT, else DOWNLOAD_TIMEOUT)
+                   data_dir=None # the data folder (default: $L0QSVM_DATA_DIR, else the per-user cache)
                   )->dict: # name -> (status, detail): 'present' (verified), 'downloaded' (from where) or 'failed' (why)
     "Make sure the files of the UCI data sets `names` are in the data folder and are the originals; one failure stops nothing."
     folder, out = get_data_dir(data_dir), {}
@@ -411,7 +410,7 @@ def fetch_datasets(names=None, # UCI data sets (default: all of them)
                              ("failed", f"{fname} is in {str(folder)!r} but is not the original (its SHA-256 differs); "
                                         f"remove it to download it again"))
                 continue
-            fetch_dataset(name, data_dir, timeout)
+            fetch_dataset(name, data_dir)
             out[name] = ("downloaded", f"{fname} from {data_source(fname)[0]}")
         except (OSError, ValueError) as e:
             out[name] = ("failed", str(e))

@@ -10,7 +10,7 @@ __all__ = ['PAPER_DATASETS', 'PAPER_NAMES', 'C_RANGE', 'SVM_C_RANGE', 'KERNEL_RA
            'quadratic_kernel_surfaces', 'count_nonzero_parameters', 'ModelSpec', 'register_model', 'draw_config',
            'protocol_splits', 'validation_task', 'refit_task', 'select_best', 'ResultFileWarning', 'encode_row',
            'decode_row', 'ResultStore', 'worker_count', 'run_protocol', 'summarize', 'compare_with_paper',
-           'format_table', 'project_cost', 'parallel_backend', 'add_reproduce_parser', 'reproduce']
+           'format_table', 'parallel_backend', 'add_reproduce_parser', 'reproduce']
 
 # %% ../nbs/internals/12_experiments.ipynb #8e160d8b
 import contextlib
@@ -24,7 +24,7 @@ import time
 import warnings
 import weakref
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -237,22 +237,23 @@ def _prepare_worker():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     if not hasattr(tqdm, "_lock"): tqdm.set_lock(threading.RLock())
 
+def _quietly(fit):
+    "Run fit() with one BLAS thread; (result, seconds, ConvergenceWarnings, error text): a failure is a result, not the end of the run."
+    from l0qsvm.hinge_solvers import _single_blas_thread   # (one limit shared by overlapping fits in threads)
+    with _single_blas_thread(), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        t0 = time.perf_counter()
+        try: out, error = fit(), ""
+        except Exception as e: out, error = None, " ".join(f"{type(e).__name__}: {e}".split())[:300]
+        seconds = time.perf_counter() - t0
+    return out, seconds, sum(issubclass(w.category, ConvergenceWarning) for w in caught), error
+
 def _fit_score(model, X, y, fit_idx, eval_idx):
     "Fit a clone of `model` on X[fit_idx], return (fitted, accuracy on X[eval_idx], seconds, warnings, error)."
-    from l0qsvm.hinge_solvers import _single_blas_thread   # (one limit shared by overlapping fits in threads)
     _prepare_worker()
-    est = clone(model)
-    try:
-        with _single_blas_thread(), warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            t0 = time.perf_counter()
-            est.fit(X[fit_idx], y[fit_idx])
-            seconds = time.perf_counter() - t0
-            accuracy = float(np.mean(est.predict(X[eval_idx]) == y[eval_idx]))
-    except Exception as e:  # a failed configuration is a result, not the end of the run
-        return None, float("nan"), float("nan"), 0, " ".join(f"{type(e).__name__}: {e}".split())[:300]
-    n_warn = sum(issubclass(w.category, ConvergenceWarning) for w in caught)
-    return est, accuracy, seconds, n_warn, ""
+    est, seconds, n_warn, error = _quietly(lambda: clone(model).fit(X[fit_idx], y[fit_idx]))
+    if est is None: return None, float("nan"), float("nan"), 0, error
+    return est, float(np.mean(est.predict(X[eval_idx]) == y[eval_idx])), seconds, n_warn, ""
 
 def validation_task(key:tuple, # (dataset, model, fold, draw)
                     config:dict, model, X, y, train, val)->dict:
@@ -654,18 +655,6 @@ def format_table(comparison:pd.DataFrame, # from compare_with_paper
                      f"{within:<7}{r.nonzero:>7.1f}/{r.parameters:<6.0f}" + (f"{r.fit_seconds:>8.3f}" if timings else ""))
     return "\n".join(lines)
 
-# %% ../nbs/internals/12_experiments.ipynb #f8b5862f
-def project_cost(configs:pd.DataFrame, # validation rows (configs.csv)
-                 n_configs:int=100, n_folds:int=5, # the run to project
-                 n_workers:int=2 # parallel workers
-                )->pd.DataFrame: # per (dataset, model): fits, mean seconds per fit, fits per second, projected seconds
-    "Per (data set, model): measured seconds per validation fit and the projected time of a full run."
-    g = configs.groupby(["dataset", "model"], sort=False).seconds
-    out = pd.DataFrame({"fits": g.count(), "seconds_per_fit": g.mean()})
-    out["fits_per_second"] = 1 / out.seconds_per_fit
-    out["projected_seconds"] = out.seconds_per_fit * n_folds * (n_configs + 1) * 1.25 / n_workers  # refits use 4/3 of the data
-    return out
-
 # %% ../nbs/internals/12_experiments.ipynb #c58d372c
 BACKENDS = ("loky", "threading", "sequential", "dask")
 SCHEDULER_TIMEOUT = 10.0   # seconds a dask scheduler has to answer
@@ -718,15 +707,6 @@ QUICK_CONFIGS = 20
 PAPER_MODELS = {"v1": ["svm", "quad-kernel", "qsvm", "l1-qsvm", "l0-qsvm", "ls-l0-qsvm"],
                 "v2": ["qsvm", "l1-qsvm", "l0-qsvm", "ls-l0-qsvm"]}
 
-def _int_at_least(low):
-    import argparse
-    def parse(text):
-        try: v = int(text)
-        except ValueError: raise argparse.ArgumentTypeError(f"{text!r} is not an integer")
-        if v < low: raise argparse.ArgumentTypeError(f"must be at least {low}, got {v}")
-        return v
-    return parse
-
 def _cpu_count()->int:
     "The CPUs this process may use (joblib's count: affinity and container limits included)."
     from joblib import cpu_count
@@ -763,6 +743,7 @@ def add_reproduce_parser(subparsers, # the `add_subparsers()` object of the l0qs
                          more:dict=None, # {paper: (run(args) -> exit code, its model keys)}: protocols of later modules
                         ):
     "Add `l0qsvm reproduce` (the paper's Table 1 protocol) to the command's parser."
+    from l0qsvm.cli import int_in                        # the command's argument types (13_cli)
     more = dict(more or {})
     p = subparsers.add_parser("reproduce", help="run the paper's Table 1 protocol and print our table beside the paper's",
                               description="Reproduce Table 1 of the L0-QSVM paper: 5-fold stratified cross-validation, "
@@ -771,13 +752,13 @@ def add_reproduce_parser(subparsers, # the `add_subparsers()` object of the l0qs
                    help="which version's Table 1 (default v2)" + "".join(f"; {k}: its own protocol" for k in more))
     p.add_argument("--datasets", nargs="+", type=_dataset, metavar="NAME", help="data sets (default: the paper's)")
     p.add_argument("--models", nargs="+", type=_model_key(sorted({m for _, ms in more.values() for m in ms})), metavar="KEY", help=f"models, of {list(MODELS)} (default: the paper's)")
-    p.add_argument("--configs", type=_int_at_least(1), metavar="N", help=f"configurations per fold (default 100; --quick {QUICK_CONFIGS})")
-    p.add_argument("--folds", type=_int_at_least(2), default=5, metavar="N", help="outer folds (default 5)")
+    p.add_argument("--configs", type=int_in(1), metavar="N", help=f"configurations per fold (default 100; --quick {QUICK_CONFIGS})")
+    p.add_argument("--folds", type=int_in(2), default=5, metavar="N", help="outer folds (default 5)")
     p.add_argument("--jobs", type=_jobs, default=-1, metavar="N", help="parallel workers, -1 for all cores (default -1); at most the CPU count without --scheduler")
     p.add_argument("--backend", choices=BACKENDS, default="loky", help="joblib backend (default loky)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="dask scheduler address (--backend dask; default: a local cluster)")
     p.add_argument("--out", default="l0qsvm-reproduce", metavar="DIR", help="result folder; an interrupted run resumes (default l0qsvm-reproduce)")
-    p.add_argument("--seed", type=_int_at_least(0), default=0, metavar="N", help="seed of every split and draw (default 0)")
+    p.add_argument("--seed", type=int_in(0), default=0, metavar="N", help="seed of every split and draw (default 0)")
     p.add_argument("--quick", action="store_true", help=f"only {', '.join(QUICK_DATASETS)} (they ship with scikit-learn), {QUICK_CONFIGS} configurations")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=reproduce, _parser=p, _more={k: run for k, (run, _) in more.items()})

@@ -10,7 +10,7 @@ __all__ = ['WEIGHT_RTOL', 'n_params', 'n_features_from_params', 'term_scale', 'q
 # %% ../nbs/01_features.ipynb #0cda6386
 import numpy as np
 from scipy import sparse
-from .vech import hvec, unhvec, hvec_indices, duplication_matrix, triangular_root, _check_symmetric
+from .vech import hvec, unhvec, hvec_indices, duplication_matrix
 
 # %% ../nbs/01_features.ipynb #c02643c1
 def n_params(n:int # number of input features

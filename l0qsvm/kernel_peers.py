@@ -26,11 +26,10 @@ from tqdm.auto import tqdm
 
 from .hinge_solvers import _single_blas_thread
 from .multiclass import check_no_booleans, encode_labels, ovr_decision, ovr_predict, ovr_targets
-from .checks import check_feature_scales
+from .checks import check_feature_scales, fit_deadline, _loss_weights
 from .sklr import nll
 from .features import check_weights
-from .sklr_estimator import _KERNEL_CONSTRAINTS, _loss_weights, kernel_gamma, kernel_matrix
-from .smo import KERNELS
+from .sklr_estimator import _KERNEL_CONSTRAINTS, kernel_gamma, kernel_matrix
 
 # %% ../nbs/05c_sparse_kernel_peers.ipynb #c-obj
 def ivm_objective(KI:np.ndarray,  # (m, |I|) the kernel columns of the import set
@@ -397,7 +396,7 @@ class _KernelExpansion(ClassifierMixin, BaseEstimator):
         weights u (ϖ times the class weights; None, None without weights) and the points of positive weight; sets
         classes_ and gamma_."""
         check_no_booleans(self)                        # max_time=True, k=True, degree=True, ...: not numbers here
-        deadline = None if self.max_time is None else time.perf_counter() + self.max_time
+        deadline = fit_deadline(self.max_time)
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_idx = encode_labels(y)
         sw = None

@@ -12,18 +12,16 @@ __all__ = ['COMPARISON_DATASETS', 'QUICK_COMPARISON', 'METHODS', 'CS', 'LAM_FRAC
 # %% ../nbs/12a_sklr_comparison.ipynb #ce4da7e0
 import json
 import time
-import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from sklearn.calibration import CalibratedClassifierCV
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import log_loss
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
-from .experiments import ResultStore, _parallel, paper_data, parallel_backend, protocol_splits
+from .experiments import ResultStore, _parallel, _quietly, paper_data, parallel_backend, protocol_splits
 from .hinge_solvers import _single_blas_thread   # (one BLAS limit shared by overlapping fits in threads)
 from .kernel_peers import IVM, L12KLR
 from .sklr_estimator import KLR, SparseKLR, fit_path
@@ -74,16 +72,6 @@ def select_setting(val_accuracy, # validation accuracy of each setting
     return int(min(near, key=lambda i: (kept[i], -acc[i], i)))
 
 # %% ../nbs/12a_sklr_comparison.ipynb #8f884161
-def _quietly(fit):
-    "Run fit() with one BLAS thread; (result, seconds, ConvergenceWarnings, error text)."
-    with _single_blas_thread(), warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        t0 = time.perf_counter()
-        try: out, error = fit(), ""
-        except Exception as e: out, error = None, " ".join(f"{type(e).__name__}: {e}".split())[:300]
-        seconds = time.perf_counter() - t0
-    return out, seconds, sum(issubclass(w.category, ConvergenceWarning) for w in caught), error
-
 def validation_scores(method:str, grid:list, Xtr, ytr, Xva, yva)->list:
     "Per setting: (validation accuracy, fraction kept, seconds, warnings, error); S-KLR along warm-started λ paths per C."
     out = []
@@ -206,10 +194,10 @@ def comparison_tables(summary:pd.DataFrame, # from summarize_comparison
     if timings: tables["fit s"] = wide("fit_seconds").round(3)
     return tables
 
-def format_comparison(summary:pd.DataFrame, timings:bool=True)->str:
+def format_comparison(summary:pd.DataFrame)->str:
     "The tables of `comparison_tables` as plain text."
     blocks = []
-    for name, t in comparison_tables(summary, timings).items():
+    for name, t in comparison_tables(summary).items():
         blocks.append(f"{name}:\n" + t.to_string())
     return "\n\n".join(blocks)
 

@@ -21,13 +21,12 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import polynomial_kernel, rbf_kernel, sigmoid_kernel
 from sklearn.utils._available_if import available_if
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 from tqdm.auto import tqdm
 
 from .features import check_weights
 from .multiclass import encode_labels, ovr_decision, ovr_predict, ovr_targets, check_no_booleans
-from .checks import warn_if_not_converged, check_feature_scales, check_kernel_range
+from .checks import warn_if_not_converged, check_feature_scales, check_kernel_range, fit_deadline, _loss_weights
 from .sklr import lambda_bound_from_rows, paper_start
 from .smo import KERNELS, KernelQ, klr_dual_solve
 
@@ -143,7 +142,7 @@ def slope_proba(D, # decision values: (m,) for two classes, (m, K) one-vs-rest
     return P
 
 # %% ../nbs/05a_sklr_estimator.ipynb #6418e86c
-def _scaled_start(alpha, y, lo, hi, scale):
+def _scaled_start(alpha, lo, hi, scale):
     "α scaled by `scale` if that is feasible for the box [lo, hi] (to rounding), else None."
     a = alpha * scale
     if np.any(a < lo * (1 - 1e-12)) or np.any(a > hi * (1 + 1e-12)): return None
@@ -189,11 +188,6 @@ def check_entropy_dual(C:float, box:float, u, Y, classes, # C, the box gap η, t
                          f"((C − η)/η = {lim:.3g}): bring the {'sample_weight' if weighted else 'class weights'} of the "
                          f"classes closer{', or lower box' if box_given else ''}")
 
-def _loss_weights(class_weight, classes, y_idx, sample_weight):
-    "The weight of each point's loss, $\\varpi_i$ times the weight of its class (None when both are absent)."
-    if class_weight is None: return sample_weight
-    cw = compute_class_weight(class_weight, classes=classes, y=classes[y_idx], sample_weight=sample_weight)[y_idx]
-    return cw if sample_weight is None else cw * sample_weight
 
 class SparseKLR(ClassifierMixin, BaseEstimator):
     """Sparse kernel logistic regression (S-KLR, Consolo, Manno & Amaldi).
@@ -413,7 +407,7 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
             The fitted estimator.
         """
         check_no_booleans(self)                        # max_time=True, degree=True, ...: not numbers here
-        deadline = None if self.max_time is None else time.perf_counter() + self.max_time
+        deadline = fit_deadline(self.max_time)
         X, y = validate_data(self, X, y, dtype=np.float64)
         classes, y_idx = encode_labels(y)
         sw = None
@@ -457,7 +451,7 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
             Q = warm["operators"][s] if same_kernel else self._operator(X, ys, K)
             start = None
             if same_data and warm["alpha"] is not None:
-                start = _scaled_start(warm["alpha"][s], ys, lo, Cs - lo, self.C / warm["C"])
+                start = _scaled_start(warm["alpha"][s], lo, Cs - lo, self.C / warm["C"])
             if start is None: start = paper_start(ys, self.C, box, u)
             results.append(self._solve(s, Q, ys, start, deadline, Cs, lo))
             operators.append(Q)

@@ -18,25 +18,24 @@ def hvec_indices(n:int # order of the square matrix
     return rows, cols
 
 # %% ../nbs/00_vech.ipynb #5217da89
-def _square(A, name="A"):
+def _square(A):
     A = np.asarray(A, dtype=float)
     if A.ndim != 2 or A.shape[0] != A.shape[1] or A.shape[0] == 0:
-        raise ValueError(f"{name} must be a non-empty square matrix, got shape {A.shape}")
+        raise ValueError(f"A must be a non-empty square matrix, got shape {A.shape}")
     return A
 
-def _check_symmetric(A, name="A", rtol=1e-10):
+def _check_symmetric(A):
     scale = max(1.0, float(np.abs(A).max()))
-    if not np.allclose(A, A.T, rtol=0, atol=rtol*scale):
-        raise ValueError(f"{name} must be symmetric (max |{name} - {name}.T| = {np.abs(A - A.T).max():.3g}); "
+    if not np.allclose(A, A.T, rtol=0, atol=1e-10 * scale):
+        raise ValueError(f"A must be symmetric (max |A - A.T| = {np.abs(A - A.T).max():.3g}); "
                          f"pass check_symmetric=False to read its lower triangle anyway")
 
-def triangular_root(length:int, # length of a half-vectorised matrix
-                    what:str="v" # name used in the error message
+def triangular_root(length:int # length of a half-vectorised matrix
                    )->int: # n with n(n+1)/2 == length
     "The order `n` of the symmetric matrix whose hvec has `length` entries; `ValueError` if there is none."
     n = int(round((np.sqrt(8*length + 1) - 1) / 2))
     if length < 1 or n*(n+1)//2 != length:
-        raise ValueError(f"{what} has length {length}, which is not n(n+1)/2 for any n >= 1 (1, 3, 6, 10, 15, ...)")
+        raise ValueError(f"v has length {length}, which is not n(n+1)/2 for any n >= 1 (1, 3, 6, 10, 15, ...)")
     return n
 
 def hvec(A, # square matrix, symmetric unless `check_symmetric=False`
