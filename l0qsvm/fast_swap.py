@@ -20,7 +20,6 @@ from .smo import (_BRACKET_EVERY, TAU, LowRankQ, _new_state, _solve, _CTL_ACTIVE
                         _CTL_SHRINK_EVERY, _CLK_UPDATE)
 from .subproblems import _loss_sum, best_intercept, _EIG_RCOND
 from .hinge_solvers import _chol_solve, smo_budget, solve_hinge_ip, solver_route, _IP_ANSWER
-from .qsvm import squared_moments
 
 # %% ../nbs/internals/06ai_fast_swap_search.ipynb #6cc8c0f3
 _POLISH = 1e-5        # an accepted swap's SMO run goes on to this violation: its multipliers then bound the new support
@@ -135,9 +134,10 @@ class _Dual(NamedTuple):
     R: np.ndarray      # (m, d)
     y: np.ndarray      # (m,)
     a0: np.ndarray     # (m,) the start of every question
-    gA: np.ndarray     # (m,) Q_A a0 - 1
+    gA: np.ndarray     # (m,) Q_A a0 - 1 - V_A w
     dA: np.ndarray     # (m,) diag Q_A
     C: np.ndarray      # (m,) the box
+    w: np.ndarray      # (k,) L^-1 l for a linear term l of the primal (zero without one)
 
 @njit(cache=True)
 def _question(S, Q, dl, u, v, upd, below, above, tol, polish, cap):
@@ -178,6 +178,7 @@ def _question(S, Q, dl, u, v, upd, below, above, tol, polish, cap):
         if upd: ua += u[t] * a[t]; va += v[t] * a[t]
     t_ = np.empty(k)
     np.dot(VA.T, a, t_)
+    t_ -= dl.w                                            # (a linear term l: V_A^T alpha - L^-1 l)
     quad = 0.0
     for r in range(k): quad += t_[r] * t_[r]
     return dec, steps, gap, asum - 0.5 * (quad - ua * ua + va * va)
@@ -189,7 +190,8 @@ class SupportDual:
                  A, # the support (sorted indices)
                  alpha, # feasible multipliers: every question starts from them
                  Linv=None, # the inverse of G_AA's Cholesky factor, if at hand (`SwapBounds.Linv`)
-                 L=None): # else G_AA's Cholesky factor, if at hand
+                 L=None, # else G_AA's Cholesky factor, if at hand
+                 lin=None): # (k,) a linear term l of the primal, l^T z_A (a whole fit only: no question, no update)
         self.A = A = np.asarray(A); m = R.shape[0]
         if Linv is None:                                  # (raises LinAlgError where SMO would crawl: see below)
             L = np.linalg.cholesky(G[np.ix_(A, A)]) if L is None else L
@@ -202,13 +204,15 @@ class SupportDual:
         self.Q = LowRankQ(self.VA); self.cols = self.Q._columns()
         self.C = np.array(np.broadcast_to(np.asarray(C, dtype=np.float64), (m,)))   # (writable: one signature)
         self.dA = np.einsum("ij,ij->i", self.VA, self.VA)
-        self.S = _new_state(self.cols.perm, -np.ones(m), y, np.zeros(m), self.C, np.asarray(alpha, float), self.dA, self.C)
+        self.lin = np.zeros(A.size) if lin is None else np.asarray(lin, dtype=np.float64)
+        self.w = self.Linv @ self.lin                     # the dual's linear part is -1 - V_A w
+        self.S = _new_state(self.cols.perm, -1.0 - self.VA @ self.w, y, np.zeros(m), self.C, np.asarray(alpha, float), self.dA, self.C)
         self.restart(alpha)
     def restart(self, alpha): # (m,) feasible multipliers
         "Questions start from `alpha` from now on."
         VA, a = self.VA, np.ascontiguousarray(alpha, dtype=np.float64)
-        self.fA = VA @ (VA.T @ a)                                        # Q_A alpha
-        self.dl = _Dual(VA, self.Linv, self.RA, self.R, self.y, a, self.fA - 1.0, self.dA, self.C)
+        self.fA = VA @ (VA.T @ a - self.w)                              # Y R_A z: Q_A alpha - V_A w
+        self.dl = _Dual(VA, self.Linv, self.RA, self.R, self.y, a, self.fA - 1.0, self.dA, self.C, self.w)
         self.alpha = a                                    # the multipliers every question starts from
     def _state_alpha(self):
         a = np.empty(self.S.alpha.size); a[self.cols.perm] = self.S.alpha; return a
@@ -233,12 +237,12 @@ class SupportDual:
         a, LB, dec, steps, gap = self.run(below=below, above=above, tol=tol, polish=polish, cap=cap)
         if dec == 2: return SupportFit(None, np.nan, a, np.inf, LB, "above", steps, self)
         self.restart(a)
-        t = self.VA.T @ a                                 # z = L^-T V_A^T a, R_A z = Y Q_A a, z^T G_AA z = t^T t
-        f = self.y * self.fA
+        t = self.VA.T @ a - self.w                        # z = L^-T t, R_A z = Y (Q_A a - V_A w), z^T G_AA z = t^T t
+        f, z = self.y * self.fA, self.Linv.T @ t
         c = float(best_intercept(f, self.y, self.C))
-        UB = 0.5 * t @ t + _loss_sum(f, self.y, self.C, c, "hinge")
+        UB = 0.5 * t @ t + self.lin @ z + _loss_sum(f, self.y, self.C, c, "hinge")
         status = "below" if dec == 1 else "converged" if gap < max(tol, polish) else "max_iter"
-        return SupportFit(self.Linv.T @ t, c, a, UB, LB, status, steps, self)
+        return SupportFit(z, c, a, UB, LB, status, steps, self)
 
 def _point_of(G, R, y, C, S, alpha, P=None): # P: (G_SS)^-1 if at hand (`SwapBounds(G, S).P`)
     "The fit on $\\mathcal S$ behind multipliers $\\alpha$: $z = G_{\\mathcal S\\mathcal S}^{-1}R_{:\\mathcal S}^\\top Y\\alpha$, its best intercept, and (z, c, F(z, c))."
@@ -251,6 +255,7 @@ def support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
                 C, # loss weight (scalar or (m,))
                 S, # the support (indices)
                 *, loss:str="hinge", # "hinge" or "squared"
+                lin=None, # (|S|,) hinge: a linear term l^T z_S of the primal (the l1 model on a sign pattern; no question)
                 alpha0=None, # warm start of SMO (any feasible alpha)
                 x0=None, # warm start of the interior point: (d + 1,) a point (z, c) (its entries on S are used)
                 tol:float=1e-9, # relative gap UB - LB at which the fit is solved
@@ -275,7 +280,7 @@ def support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
     if route not in ("ip", "smo"): raise ValueError(f"route must be 'auto', 'ip' or 'smo', got {route!r}")
     n_iter = 0
     if route == "smo" and dual is None:
-        try: dual = SupportDual(G, R, y, C, S, np.zeros(m) if alpha0 is None else alpha0)
+        try: dual = SupportDual(G, R, y, C, S, np.zeros(m) if alpha0 is None else alpha0, lin=lin)
         except np.linalg.LinAlgError: pass                # singular G_SS: the interior point handles its null space
     elif dual is not None and alpha0 is not None and dual.alpha is not alpha0: dual.restart(alpha0)
     if route == "smo" and dual is not None:
@@ -289,13 +294,14 @@ def support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
             if deadline is not None and time.perf_counter() >= deadline: res.status = "deadline"; return res
         else:
             res.status = "max_iter"; return res
-    r = solve_hinge_ip(R[:, S], y, C, G[np.ix_(S, S)], x0=None if x0 is None else np.r_[x0[S], x0[-1]], tol=tol,
+    r = solve_hinge_ip(R[:, S], y, C, G[np.ix_(S, S)], lin, x0=None if x0 is None else np.r_[x0[S], x0[-1]], tol=tol,
                        stop_below=below, stop_above=above, deadline=deadline)
     return SupportFit(r.w, r.c, r.alpha, r.UB, r.LB, r.status, r.n_iter + n_iter)
 
 def _squared_parts(G, R, y, C):
     "M = G + 2C R~^T R~, v = 2C R~^T y~ and C ||y~||^2 (intercept eliminated): F*(S) = C||y~||^2 - 1/2 v_S^T M_SS^-1 v_S."
-    _, ybar, CRtR, CRty = squared_moments(R, y, C)          # centred with the weights C_i (04c_qsvm)
+    from .qsvm import squared_moments                       # (here: 04c_qsvm's L1 model imports this module)
+    _, ybar, CRtR, CRty = squared_moments(R, y, C)          # centred with the weights C_i
     return G + 2 * CRtR, 2 * CRty, float(np.sum(C * (y - ybar)**2))
 
 # %% ../nbs/internals/06ai_fast_swap_search.ipynb #c13213d5

@@ -20,10 +20,11 @@ from .features import check_labels
 from .smo import smo_solve, LowRankQ
 from .subproblems import (QuadraticFit, primal_objective, best_intercept, spectral_gram, cached_eigh, sparse_Ut,
                                 shifted_inverse, _loss_sum, _EIG_RCOND)
-from .hinge_solvers import (hinge_dual_Q, solve_hinge_ip, pinv_factor, solver_route, smo_budget, choose_route, solve_hinge,
+from .hinge_solvers import (hinge_dual_Q, solve_hinge_ip, smo_budget, choose_route, solve_hinge,
                                   blas_threads, weighted_problem, in_weight_units, budgeted_features, _hinge_cause, _FEW_TERMS,
                                   _L1_CHOL_FLOPS, _L1_COST, cvxopt_budget, column_scales)
 from .checks import constant_classifier, constant_fallback, WORSE_THAN_CONSTANT
+from .fast_swap import support_fit
 
 # %% ../nbs/04c_qsvm.ipynb #fit-qsvm-export
 def fit_qsvm(X, # data (m, n), float64
@@ -187,15 +188,6 @@ from scipy.optimize import linprog
 _L1_RHO = 0.1           # ADMM penalty: gamma_j = _L1_RHO * (G_jj + C ||R_j||^2)
 _L1_TALL_RATIO = 20     # m >= _L1_TALL_RATIO * (d + 1): the active set starts from the QSVM's signs, rounds by interior point
 
-def _inverse_factor(M):
-    "(FT, F) with M^+ = F F^T: FT(B) = F^T B and F(t) = F t, by Cholesky (or eigh when M is singular)."
-    try:
-        L = np.linalg.cholesky(M)
-        return (lambda B: solve_triangular(L, B, lower=True)), (lambda t: solve_triangular(L.T, t, lower=False))
-    except np.linalg.LinAlgError:
-        Ud, _ = pinv_factor(M)
-        return (lambda B: Ud.T @ B), (lambda t: Ud @ t)
-
 def _l1_weights(lam, d):
     "The l1 weights per entry of z: lam (scalar or (d,)) on the w block, 0 on the b block."
     nw = d - n_features_from_params(d)
@@ -208,30 +200,18 @@ def signed_support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
                        S, # the support (indices)
                        s, # (d,) signs: the l1 term is sum_j lam_j s_j z_j on the support
                        *, alpha0=None, # SMO warm start
-                       tol:float=1e-10, # SMO tolerance / interior-point relative gap
-                       route:str="auto", # "ip", "dual" or "auto"
+                       tol:float=1e-10, # relative gap
+                       route:str="auto", # "ip", "smo" or "auto"
                        deadline=None # time.perf_counter() value at which the solvers stop
                       )->tuple: # (z_S, c, alpha, converged)
-    "The $\\ell_1$ model restricted to $\\mathcal S$ with its sign pattern fixed: $\\min \\tfrac12 z^\\top G_{\\mathcal S\\mathcal S}z + \\sum_j\\lambda_j s_j z_j + \\mathcal C\\sum_i\\xi_i$."
-    m, q = R.shape[0], len(S)
+    "The $\\ell_1$ model restricted to $\\mathcal S$ with its sign pattern fixed: $\\min \\tfrac12 z^\\top G_{\\mathcal S\\mathcal S}z + \\sum_j\\lambda_j s_j z_j + \\mathcal C\\sum_i\\xi_i$ (`support_fit` with a linear term), with $z$ stationary for its multipliers."
     GS, RS, ls = G[np.ix_(S, S)], R[:, S], (_l1_weights(lam, G.shape[0]) * s)[S]
-    if route == "auto": route = "dual" if solver_route(m, q, alpha0 is not None, True) == "smo" else "ip"
-    if route == "ip":
-        r = solve_hinge_ip(RS, y, C, GS, ls, tol=tol, deadline=deadline)
-        if r.status not in ("converged", "stalled", "deadline") and q > 0 and alpha0 is not None:
-            return signed_support_fit(G, R, y, C, lam, S, s, alpha0=alpha0, tol=tol, route="dual", deadline=deadline)
-        zS = np.linalg.lstsq(GS, RS.T @ (y * r.alpha) - ls, rcond=None)[0]   # stationary on S with the multipliers
-        F = lambda zz, cc=r.c: 0.5 * zz @ GS @ zz + ls @ zz + _loss_sum(RS @ zz, y, C, cc, "hinge")
-        if not F(zS) <= r.UB + 1e-7 * max(1.0, abs(r.UB)): zS = r.w        # degenerate: keep the primal point
-        cS = best_intercept(RS @ zS, y, C)                                   # the exact intercept of z_S
-        return zS, (cS if F(zS, cS) <= F(zS) + 1e-12 * abs(F(zS)) else r.c), r.alpha, r.status in ("converged", "stalled")
-    FT, F = _inverse_factor(GS)
-    V = FT(RS.T).T                                            # R_S F, so that Q = Y V V^T Y
-    p = -1.0 - y * (V @ FT(ls))
-    res = smo_solve(LowRankQ(y[:, None] * V), p, y, C, alpha0=alpha0, tol=tol, max_iter=smo_budget(m, q), deadline=deadline)
-    if res.status == "max_iter":                              # SMO stalls on ill-conditioned problems
-        return signed_support_fit(G, R, y, C, lam, S, s, tol=tol, route="ip", deadline=deadline)   # (no alpha0: no way back)
-    return F(V.T @ (y * res.alpha) - FT(ls)), float(res.bias), res.alpha, bool(res.converged)
+    r = support_fit(G, R, y, C, S, lin=ls, alpha0=alpha0, tol=tol, route=route, deadline=deadline)
+    zS = np.linalg.lstsq(GS, RS.T @ (y * r.alpha) - ls, rcond=None)[0]   # stationary on S with the multipliers
+    F = lambda zz, cc=r.c: 0.5 * zz @ GS @ zz + ls @ zz + _loss_sum(RS @ zz, y, C, cc, "hinge")
+    if not F(zS) <= r.UB + 1e-7 * max(1.0, abs(r.UB)): zS = r.z          # degenerate: keep the solver's point
+    cS = best_intercept(RS @ zS, y, C)                                   # the exact intercept of z_S
+    return zS, (cS if F(zS, cS) <= F(zS) + 1e-12 * abs(F(zS)) else r.c), r.alpha, r.status in ("converged", "stalled")
 
 def l1_active_set(G, R, y, C, lam, # the l1 model (lam scalar, or (d,) per entry)
                   s, # (d,) starting sign pattern (the b block is ignored: b is always free)
@@ -251,7 +231,7 @@ def l1_active_set(G, R, y, C, lam, # the l1 model (lam scalar, or (d,) per entry
         resid = l1_optimality_residual(G, R, y, lamv, z, alpha, C, c)
         late = deadline is not None and time.perf_counter() >= deadline
         if resid > tol and len(S) > _FEW_TERMS and not late:   # an interior point on an ill-conditioned G_SS can miss
-            zS2, c2, alpha2, _ = signed_support_fit(G, R, y, C, lamv, S, s, alpha0=alpha, tol=1e-8, route="dual",
+            zS2, c2, alpha2, _ = signed_support_fit(G, R, y, C, lamv, S, s, alpha0=alpha, tol=1e-8, route="smo",
                                                    deadline=deadline)   # stationarity: SMO from its multipliers
             z2 = np.zeros(d); z2[S] = zS2
             resid2 = l1_optimality_residual(G, R, y, lamv, z2, alpha2, C, c2)
