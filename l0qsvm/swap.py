@@ -274,7 +274,9 @@ class _Search:
         self.parents = None if hierarchy is None else term_parents(n_features_from_params(self.d))
     def hierarchical(self, S):
         "Does the support S respect the search's hierarchy?"
-        return self.parents is None or bool(np.all(_parents_met(np.isin(np.arange(self.d), S), self.parents, self.hierarchy)[S]))
+        if self.parents is None: return True
+        inS = np.zeros(self.d, bool); inS[S] = True
+        return bool(np.all(_parents_met(inS, self.parents, self.hierarchy)[S]))
     def late(self): return self.deadline is not None and time.perf_counter() >= self.deadline
     def route(self, warm=True):
         "The search's one route choice: the closed form (squared loss), else `solver_route` with the SMO steps per question so far."
@@ -415,6 +417,14 @@ def _accept_single(s, f, res):
 # %% ../nbs/06a_swap.ipynb #search-double
 _DOUBLE = (6, 12)   # hierarchy: double swaps among the 6 cheapest terms out and the 6 best in (with parents), 12 asked
 
+def _keeps_hierarchy(s, A_set, kids, out, into):
+    "Does A - out + into respect the search's hierarchy? (the terms in, and A's children of the terms out: their parents)"
+    S, strong = (A_set - set(out)) | set(into), s.hierarchy == "strong"
+    def met(t):
+        p, q = s.parents[t]
+        return p < 0 or ((p in S and q in S) if strong else (p in S or q in S))
+    return all(met(t) for t in into) and all(met(t) for a in out for t in kids.get(a, ()) if t in S)
+
 def _double(s):
     """With a hierarchy: double swaps (two terms out, two in) that keep it, the most promising first by a first-order
     score (the gain $g_j^2/(2\hat G_{jj})$ of each term in, $g$ the gradient of the Lagrangian, less the cost
@@ -431,15 +441,18 @@ def _double(s):
     ins = [int(j) for j in np.argsort(-gain, kind="stable")[:width]]
     ins += [int(p) for j in ins for p in set(s.parents[j]) if p >= 0 and not s.bd.inA[p]]
     outs = sorted(cost, key=cost.get)[:width]
-    outs += [int(a) for a in A for t in A if s.parents[t, 0] >= 0 and a in s.parents[t]]   # parents of A's terms
+    outs += [int(p) for a in outs for p in set(s.parents[a]) if p >= 0 and p in cost]   # a term out with its parent
+    A_set, kids = set(A.tolist()), {}
+    for t in A:
+        for p in set(s.parents[t]):
+            if p >= 0: kids.setdefault(int(p), []).append(int(t))
     cands = {}
     for o in itertools.combinations(sorted(set(outs)), 2):
         for i in itertools.combinations(sorted(set(ins)), 2):
-            S = np.sort(np.r_[np.setdiff1d(A, o), i])
-            if s.hierarchical(S): cands[tuple(S)] = gain[list(i)].sum() - cost[o[0]] - cost[o[1]]
-    for S in sorted(cands, key=cands.get, reverse=True)[:budget]:
+            if _keeps_hierarchy(s, A_set, kids, o, i): cands[o, i] = gain[list(i)].sum() - cost[o[0]] - cost[o[1]]
+    for o, i in sorted(cands, key=cands.get, reverse=True)[:budget]:
         if s.late(): s.status = "deadline"; return False
-        S = np.array(S); res = s.ask(S)
+        S = np.sort(np.r_[np.setdiff1d(A, o), i]); res = s.ask(S)
         if res.UB < s.thr: s.n_swaps += 2; s.move(S, res); return True
     return False
 
