@@ -31,7 +31,7 @@ from .checks import check_feature_scales, check_quadratic_range, _loss_weights
 from .subproblems import QuadraticFit, primal_objective
 from .hinge_solvers import blas_threads, weight_scale
 from .qsvm import solve_l1qsvm
-from .swap import (swap_refine, swap_refined_fit, hierarchical_screen, _squared_parts, _hierarchical_fill,
+from .swap import (swap_refine, swap_refined_fit, screen_terms, hierarchical_screen, _squared_parts, _hierarchical_fill,
                          term_parents)
 from .features import n_features_from_params
 

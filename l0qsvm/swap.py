@@ -426,7 +426,7 @@ def _keeps_hierarchy(s, A_set, kids, out, into):
     return all(met(t) for t in into) and all(met(t) for a in out for t in kids.get(a, ()) if t in S)
 
 def _double(s):
-    """With a hierarchy: double swaps (two terms out, two in) that keep it, the most promising first by a first-order
+    r"""With a hierarchy: double swaps (two terms out, two in) that keep it, the most promising first by a first-order
     score (the gain $g_j^2/(2\hat G_{jj})$ of each term in, $g$ the gradient of the Lagrangian, less the cost
     $z_i^2/(2\Xi_{ii})$ of each term out); the first that lowers $F^\star$ below thr is a move. They make the moves no
     single swap can: a quadratic term in together with its missing parent, or a term out together with its child."""

@@ -191,8 +191,6 @@ def test_hierarchy_needs_the_swap_search():
 
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
-@parametrize_with_checks([L0QSVM(k=3, hierarchy="strong")],
-                         expected_failed_checks=lambda est: {   # as the hinge L0QSVM of tests/test_sklearn_compat.py
-                             "check_sample_weight_equivalence_on_dense_data": "equal to the solver's tolerance"})
+@parametrize_with_checks([L0QSVM(k=3, hierarchy="strong")])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
