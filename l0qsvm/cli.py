@@ -42,7 +42,8 @@ def algebra_report(X, # data, shape (m, n)
 
 # %% ../nbs/internals/13_cli.ipynb #87ca47ac
 def demo_models(C:float=10.0, # misclassification weight of every model
-                ks=(2, 4)     # sparsity levels of the L0 models
+                ks=(2, 4),    # sparsity levels of the L0 models
+                hierarchy=None # None, "weak" or "strong": the L0 models' hierarchy (`L0QSVM`)
                )->dict: # name -> unfitted pipeline (StandardScaler, classifier)
     "The models `l0qsvm demo` compares."
     from sklearn.pipeline import make_pipeline
@@ -51,11 +52,11 @@ def demo_models(C:float=10.0, # misclassification weight of every model
     scaled = lambda est: make_pipeline(StandardScaler().set_output(transform="pandas"), est)
     models = {"QSVM": scaled(QSVM(C=C)), "L1-QSVM (lam=1)": scaled(L1QSVM(C=C, lam=1.0))}
     for k in ks:
-        models[f"L0-QSVM (k={k})"] = scaled(L0QSVM(k=k, C=C))
-        models[f"LS-L0-QSVM (k={k})"] = scaled(L0QSVM(k=k, C=C, loss="squared"))
+        models[f"L0-QSVM (k={k})"] = scaled(L0QSVM(k=k, C=C, hierarchy=hierarchy))
+        models[f"LS-L0-QSVM (k={k})"] = scaled(L0QSVM(k=k, C=C, loss="squared", hierarchy=hierarchy))
     return models
 
-def demo_report(C:float=10.0, ks=(2, 4), n_splits:int=5, seed:int=0, progress:bool=False)->dict:
+def demo_report(C:float=10.0, ks=(2, 4), n_splits:int=5, seed:int=0, progress:bool=False, hierarchy=None)->dict:
     "Cross-validated accuracy (mean, std, seconds) of each demo model on iris, and the L0 equations fitted on all of it."
     import warnings
     from sklearn.datasets import load_iris
@@ -64,7 +65,7 @@ def demo_report(C:float=10.0, ks=(2, 4), n_splits:int=5, seed:int=0, progress:bo
     d = load_iris(as_frame=True)
     X, y = d.data, np.asarray(d.target_names)[d.target]
     cv = StratifiedKFold(n_splits, shuffle=True, random_state=seed)
-    models = demo_models(C, ks)
+    models = demo_models(C, ks, hierarchy)
     items = models.items()
     if progress:
         from tqdm.auto import tqdm
@@ -191,7 +192,8 @@ def _cmd_algebra(args):
     return 0 if ok else 1
 
 def _cmd_demo(args):
-    rep = demo_report(C=args.C, ks=tuple(args.k), n_splits=args.folds, seed=args.seed, progress=not args.quiet)
+    rep = demo_report(C=args.C, ks=tuple(args.k), n_splits=args.folds, seed=args.seed, progress=not args.quiet,
+                      hierarchy=args.hierarchy)
     print(f"iris (150 samples, 4 features, 3 classes), stratified {args.folds}-fold cross-validation, C={args.C}")
     print(f"{'model':<22}{'accuracy':>18}" + (f"{'seconds':>10}" if args.timings else ""))
     for name, s in rep["scores"].items():
@@ -210,6 +212,8 @@ def main(argv=None # arguments (default: sys.argv[1:])
     p = sub.add_parser("demo", help="cross-validate the quadratic surface classifiers on iris and print the sparse surfaces")
     p.add_argument("--C", type=float_in(0, 1e4), default=10.0, help="misclassification weight, 0 < C <= 1e4 (default 10)")
     p.add_argument("--k", type=int_in(1), nargs="+", default=[2, 4], help="sparsity levels >= 1 of the L0 models (default 2 4)")
+    p.add_argument("--hierarchy", choices=["weak", "strong"], default=None,
+                   help="the L0 models' terms x_i*x_j, x_i^2 only with their parents x_i, x_j: all (strong) or one (weak)")
     p.add_argument("--folds", type=int_in(2, 50), default=5, help="number of cross-validation folds, 2 to 50 (default 5)")
     p.add_argument("--seed", type=int_in(0), default=0, help="seed >= 0 of the fold split")
     p.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -31,7 +31,9 @@ from .checks import check_feature_scales, check_quadratic_range, _loss_weights
 from .subproblems import QuadraticFit, primal_objective
 from .hinge_solvers import blas_threads, weight_scale
 from .qsvm import solve_l1qsvm
-from .swap import swap_refine, swap_refined_fit, screen_terms, _squared_parts
+from .swap import (swap_refine, swap_refined_fit, screen_terms, hierarchical_screen, _squared_parts, _hierarchical_fill,
+                         term_parents)
+from .features import n_features_from_params
 
 # %% ../nbs/09_cv.ipynb #6ff2ac9b
 _PATH_TOL = 1e-4     # warm path: the fits' relative gap (a cold `L0QSVM` fit: 1e-9 after a search at 1e-7)
@@ -42,14 +44,18 @@ def grow_support(G, R, y, # G (d, d), features (m, d), labels ±1
                  z, # (d,) the fit on A
                  mult, # its multipliers: alpha (hinge) or mu = 2C xi (squared)
                  n_new:int=1, # how many terms to add
-                 curvature=None # (d,) curvature of each term (None: diag(G); the squared loss: diag(M))
+                 curvature=None, # (d,) curvature of each term (None: diag(G); the squared loss: diag(M))
+                 hierarchy=None # None, "weak" or "strong": terms join with their missing parents (`_hierarchical_fill`)
                 )->np.ndarray: # the grown support (sorted)
     "Add the `n_new` terms with the largest $g_j^2 / (2h_j)$, $g = Gz - R^\\top Y\\mu$ the gradient of the Lagrangian in $z$."
     g = G @ z - R.T @ (y * mult)
     h = np.diag(G) if curvature is None else curvature
     gain = g**2 / (2 * np.maximum(h, np.finfo(float).tiny))
     gain[A] = -np.inf
-    return np.sort(np.r_[A, np.argsort(-gain, kind="stable")[:n_new]]).astype(int)
+    order = np.argsort(-gain, kind="stable")
+    if hierarchy is not None:
+        return _hierarchical_fill(order, A, A.size + n_new, term_parents(n_features_from_params(G.shape[0])), hierarchy)
+    return np.sort(np.r_[A, order[:n_new]]).astype(int)
 
 # %% ../nbs/09_cv.ipynb #77fd9210
 def l0_path(G, R, y, # G (d, d), features (m, d), labels ±1
@@ -57,21 +63,24 @@ def l0_path(G, R, y, # G (d, d), features (m, d), labels ±1
             C, # loss weight
             *, loss:str="hinge", # "hinge" or "squared"
             warm_start:bool=True, # False: one cold `swap_refined_fit` per k (as `L0QSVM`)
-            deadline=None # time.perf_counter() value at which every fit stops
+            deadline=None, # time.perf_counter() value at which every fit stops
+            hierarchy=None # None, "weak" or "strong": every support respects it (grown with its parents, see 06a)
            ): # yields one QuadraticFit per k
     "The fits of model (1) for every $k$ of `ks`, each warm-started from the previous one (its support grown, then swapped)."
     d = G.shape[0]
     if not warm_start:
-        for k in ks: yield swap_refined_fit(G, R, y, k, C, loss=loss, deadline=deadline)
+        for k in ks: yield swap_refined_fit(G, R, y, k, C, loss=loss, deadline=deadline, hierarchy=hierarchy)
         return
     parts = _squared_parts(G, R, y, C) if loss == "squared" else None
     A = prev = None
     for k in ks:
         k = int(min(k, d))
-        if A is None: A = screen_terms(G, R, y, C, k, loss)
-        elif k > A.size: A = grow_support(G, R, y, A, prev.z, prev.mult, k - A.size, None if parts is None else np.diag(parts[0]))
+        if A is None: A = hierarchical_screen(G, R, y, C, k, loss, hierarchy)
+        elif k > A.size: A = grow_support(G, R, y, A, prev.z, prev.mult, k - A.size, None if parts is None else np.diag(parts[0]),
+                                          hierarchy)
         prev = swap_refine(G, R, y, C, A, loss, alpha0=None if prev is None or loss != "hinge" else prev.mult,
-                           max_failed=_PATH_PATIENCE, parts=parts, deadline=deadline, search_tol=_PATH_TOL)
+                           max_failed=_PATH_PATIENCE, parts=parts, deadline=deadline, search_tol=_PATH_TOL,
+                           hierarchy=hierarchy)
         A, cert = prev.support, prev.certificate
         yield QuadraticFit(prev.z, prev.c, primal_objective(G, R, y, C, prev.z, prev.c, loss=loss), cert["n_fits"],
                            cert["status"] != "deadline", max(0.0, -cert["worst"]), support=A, alpha=prev.mult,
@@ -367,6 +376,8 @@ class L0QSVMCV(_QuadraticSurfaceCV):
         Loss weights: an int means that many values `np.logspace(-2, 3, Cs)`.
     loss : {"hinge", "squared"}, default="hinge"
         The loss of `L0QSVM` ("squared": LS-$\\ell_0$-QSVM).
+    hierarchy : {"weak", "strong"} or None, default=None
+        As in `L0QSVM`: every support of the path respects it (grown with the missing parents of each new term).
     class_weight : dict, "balanced" or None, default=None
         Multiplies $\\mathcal C$ per class, as in `L0QSVM` (computed on each fold's training part, and on all the data
         for the refit).
@@ -404,14 +415,16 @@ class L0QSVMCV(_QuadraticSurfaceCV):
     _parameter_constraints: dict = {**_QuadraticSurfaceCV._parameter_constraints,
                                     "ks": ["array-like", None],
                                     "loss": [StrOptions({"hinge", "squared"})],
+                                    "hierarchy": [StrOptions({"weak", "strong"}), None],
                                     "warm_start": ["boolean"]}
     _grid_name = "k"
 
-    def __init__(self, ks=None, Cs=10, *, loss="hinge", class_weight=None, cv=5, scoring=None, select="best", refit=True,
+    def __init__(self, ks=None, Cs=10, *, loss="hinge", hierarchy=None, class_weight=None, cv=5, scoring=None, select="best", refit=True,
                  warm_start=True, n_jobs=None, max_time=None, verbose=0):
         self.ks = ks
         self.Cs = Cs
         self.loss = loss
+        self.hierarchy = hierarchy
         self.class_weight = class_weight
         self.cv = cv
         self.scoring = scoring
@@ -433,10 +446,11 @@ class L0QSVMCV(_QuadraticSurfaceCV):
     def _sparsity(self, grid): return grid
 
     def _path(self, G, R, y, grid, C, deadline, scale=1.0):     # (k does not depend on the weights' scale)
-        return l0_path(G, R, y, grid, C, loss=self.loss, warm_start=self.warm_start, deadline=deadline)
+        return l0_path(G, R, y, grid, C, loss=self.loss, warm_start=self.warm_start, deadline=deadline,
+                       hierarchy=self.hierarchy)
 
     def _model(self, k=None, C=1.0, max_time=None):
-        return L0QSVM(k, C=C, class_weight=self.class_weight, loss=self.loss, max_time=max_time)
+        return L0QSVM(k, C=C, class_weight=self.class_weight, loss=self.loss, hierarchy=self.hierarchy, max_time=max_time)
 
 class L1QSVMCV(_QuadraticSurfaceCV):
     """$\\ell_1$-QSVM with the $\\ell_1$ weight $\\lambda$ and the loss weight $\\mathcal C$ chosen by cross-validation.

@@ -411,6 +411,12 @@ class L0QSVM(QuadraticSurfaceClassifier):
         exchanged between the support and its complement while the objective drops, until no single swap lowers it
         by more than a relative 1e-5 (`l0qsvm.swap.SWAP_RTOL`), which `swap_certificate_` certifies. None: Algorithm 1
         exactly as in the paper (on all terms, stopped by criterion (3)), then the polish.
+    hierarchy : {"weak", "strong"} or None, default=None
+        Surfaces that respect hierarchy (the marginality principle): a quadratic term $x_ix_j$ or $x_i^2$ is in the
+        support only with all its linear parents $x_i, x_j$ ("strong") or at least one ("weak"); $k$ still counts every
+        term. The start is the hierarchical screen (`l0qsvm.swap.hierarchical_screen`) for every $k$, the swap search
+        makes only the swaps that keep the hierarchy, and its certificate says that no such swap lowers the objective
+        by more than `rtol`. Needs `refine="swap"`. None: any support.
     tol : float, default=1e-4
         Tolerance of the SMO solver of the hinge z-steps (unused by the squared loss, whose z-step is closed form).
         Each z-step's SMO gets a step budget (`l0qsvm.hinge_solvers.smo_budget`); when it is spent (badly scaled
@@ -458,7 +464,8 @@ class L0QSVM(QuadraticSurfaceClassifier):
         Per surface (with `refine="swap"`), the swap certificate: whether it `passed` (no single exchange of a term of
         $\\mathcal L$ for one outside lowers the objective by more than `rtol` relative), the number of swaps checked
         (`n_pairs`), how many were settled by a duality bound without a fit (`by_bound`) or by their own fit
-        (`by_fit`), the `worst` relative margin, and the `n_swaps` made; None per surface with `refine=None`.
+        (`by_fit`), the `worst` relative margin, the `n_swaps` made, and the `hierarchy` whose feasible swaps it checked;
+        None per surface with `refine=None`.
     term_names_ : list of str, length d
         Readable names of the monomials of $z$.
     active_terms_ : list of S lists of str
@@ -474,10 +481,11 @@ class L0QSVM(QuadraticSurfaceClassifier):
                                     "max_inner": [Interval(Integral, 1, None, closed="left")],
                                     "max_outer": [Interval(Integral, 1, None, closed="left")],
                                     "polish": ["boolean"],
-                                    "refine": [StrOptions({"swap"}), None]}
+                                    "refine": [StrOptions({"swap"}), None],
+                                    "hierarchy": [StrOptions({"weak", "strong"}), None]}
 
     def __init__(self, k=None, *, C=1.0, class_weight=None, loss="hinge", rho0=None, beta=5.0, eps_inner=1e-4, eps_outer=1e-3,
-                 max_inner=100, max_outer=50, polish=True, refine="swap", tol=1e-4, max_time=None, verbose=0):
+                 max_inner=100, max_outer=50, polish=True, refine="swap", hierarchy=None, tol=1e-4, max_time=None, verbose=0):
         self.k = k
         self.C = C
         self.class_weight = class_weight
@@ -490,6 +498,7 @@ class L0QSVM(QuadraticSurfaceClassifier):
         self.max_outer = max_outer
         self.polish = polish
         self.refine = refine
+        self.hierarchy = hierarchy
         self.tol = tol
         self.max_time = max_time
         self.verbose = verbose
@@ -502,7 +511,7 @@ class L0QSVM(QuadraticSurfaceClassifier):
         try:
             return fit_l0qsvm(X, y, k, C=C, loss=self.loss, rho0=self.rho0, beta=self.beta,
                               eps_inner=self.eps_inner, eps_outer=self.eps_outer, max_inner=self.max_inner,
-                              max_outer=self.max_outer, polish=self.polish, tol=self.tol, refine=self.refine,
+                              max_outer=self.max_outer, polish=self.polish, tol=self.tol, refine=self.refine, hierarchy=self.hierarchy,
                               callback=progress if bar is not None else None, deadline=deadline,
                               sample_weight=sample_weight)
         finally:
