@@ -409,31 +409,31 @@ def smo_budget(m:int, q:int, # samples and unknowns (terms)
     return int(max(_COLD[0], _COLD[1] * m, _COLD[2] * (q + 1)**2))
 
 def choose_route(m:int, d:int, # samples and parameters
-                 route:str="auto" # "auto", "dual" or "primal"
-                )->str: # "dual" or "primal"
+                 route:str="auto" # "auto", "smo" or "ip"
+                )->str: # "smo" or "ip"
     "The route of a z-step (`solver_route` of a cold solve on all $d$ terms) or the one the caller names."
-    if route == "auto": return "dual" if solver_route(m, d) == "smo" else "primal"
-    if route in ("dual", "primal"): return route
-    raise ValueError(f"route must be 'auto', 'dual' or 'primal', got {route!r}")
+    if route == "auto": return solver_route(m, d)
+    if route in ("smo", "ip"): return route
+    raise ValueError(f"route must be 'auto', 'smo' or 'ip', got {route!r}")
 
 def solve_hinge(spec:SpectralGram, y, # labels ±1, (m,)
                 C, # loss weight (scalar or (m,))
                 rho:float=0.0, u=None, # penalty weight and sparse point
-                *, route:str="dual", # "dual" (SMO, primal fallback) or "primal"
+                *, route:str="smo", # "smo" (SMO on the dual, the interior point after its step cap) or "ip"
                 Q=None, alpha0=None, # dual route: the matrix for this rho and a warm start
                 tol:float=1e-3, # SMO tolerance
                 max_iter=None, # SMO step cap (None: smo_budget, then the primal fallback); primal route: its cap
                 primal_tol:float=1e-9, # tolerance of the primal route
                 deadline=None # time.perf_counter() value at which every solver stops
-               )->tuple: # (z, c, xi, result, route taken: "dual", "primal" or "dual>primal")
+               )->tuple: # (z, c, xi, result, route taken: "smo", "ip" or "smo>ip")
     "Solve $P^h_\\rho$ by `route`; a dual solve that spends its default step budget is finished by the primal route."
-    if route == "primal":
-        return (*solve_hinge_primal(spec, y, C, rho, u, tol=primal_tol, max_iter=max_iter, deadline=deadline), "primal")
-    if route != "dual": raise ValueError(f"route must be 'dual' or 'primal', got {route!r}")
+    if route == "ip":
+        return (*solve_hinge_primal(spec, y, C, rho, u, tol=primal_tol, max_iter=max_iter, deadline=deadline), "ip")
+    if route != "smo": raise ValueError(f"route must be 'smo' or 'ip', got {route!r}")
     cap = smo_budget(*spec.R.shape) if max_iter is None else max_iter
     z, c, xi, res = solve_hinge_subproblem(spec, y, C, rho, u, Q=Q, alpha0=alpha0, tol=tol, max_iter=cap, deadline=deadline)
-    if res.status != "max_iter" or max_iter is not None: return z, c, xi, res, "dual"
-    return (*solve_hinge_primal(spec, y, C, rho, u, tol=primal_tol, x0=np.r_[z, c], deadline=deadline), "dual>primal")
+    if res.status != "max_iter" or max_iter is not None: return z, c, xi, res, "smo"
+    return (*solve_hinge_primal(spec, y, C, rho, u, tol=primal_tol, x0=np.r_[z, c], deadline=deadline), "smo>ip")
 
 # %% ../nbs/internals/04b_hinge_solvers.ipynb #e1422322
 def _hinge_cause(route:str, res, tol:float, max_iter, primal_tol:float)->str:
@@ -441,11 +441,11 @@ def _hinge_cause(route:str, res, tol:float, max_iter, primal_tol:float)->str:
     if res.status == "deadline": what = "stopped at the time budget (max_time)"
     elif res.status == "failed": what = "broke down numerically"
     elif res.status == "stalled": what = "stalled on round-off"
-    elif route == "dual": what = f"stopped at its step cap max_iter={max_iter}" if max_iter is not None else "stopped at its step cap"
+    elif route == "smo": what = f"stopped at its step cap max_iter={max_iter}" if max_iter is not None else "stopped at its step cap"
     else: what = "stopped at its iteration cap"
-    if route == "dual":
+    if route == "smo":
         return f"SMO (dual route) {what} after {res.n_iter} steps with KKT violation {res.gap:.3e} > tol={tol:g}"
-    first = "SMO spent its step budget, then " if route == "dual>primal" else ""
+    first = "SMO spent its step budget, then " if route == "smo>ip" else ""
     return f"{first}the primal interior point {what} after {res.n_iter} iterations with relative gap {res.gap:.3e} (tol={primal_tol:g})"
 
 def weight_scale(w # None, or weights >= 0 (m,)

@@ -35,11 +35,11 @@ class HingeZStep:
                  tol:float=1e-4, # SMO tolerance
                  max_iter=None, # SMO step cap per z-step (None: smo_budget, then the primal route)
                  q_form:str="auto", # how Q is handed to SMO (see hinge_dual_Q)
-                 route:str="auto", # "dual", "primal" or "auto" (see choose_route)
+                 route:str="auto", # "smo" (the dual), "ip" (the primal interior point) or "auto" (see choose_route)
                  deadline=None): # time.perf_counter() value at which every z-step solver stops
         self.y, self.C, self.G, self.R = y, C, G, R
         self.tol, self.max_iter, self.q_form, self.route = tol, max_iter, q_form, choose_route(*R.shape, route)
-        self.spec = spectral_gram(G, R) if self.route == "dual" else None   # (the primal route needs no R U: O(m d^2))
+        self.spec = spectral_gram(G, R) if self.route == "smo" else None   # (the primal route needs no R U: O(m d^2))
         self.deadline = deadline
         self._rho, self._Q, self._x, self.alpha, self.warm, self.n_smo, self.converged = None, None, None, None, None, 0, True
         self.failures = {}   # (route, status) -> [count, worst violation] of the z-step solves that did not converge
@@ -47,21 +47,21 @@ class HingeZStep:
         f = self.failures.setdefault((route, res.status), [0, 0.0]); f[0] += 1; f[1] = max(f[1], float(res.gap))
     def __call__(self, rho:float, u): # penalty weight and sparse point
         "$(z, c)$ minimising $q_\\rho(z, c, u)$."
-        if self.route == "primal":                     # many samples, few terms: the interior point of 02
+        if self.route == "ip":                         # many samples, few terms: the interior point of 02
             res = solve_hinge_ip(self.R, self.y, self.C, self.G + rho * np.eye(self.G.shape[0]), -rho * u,
                                  x0=self._x, tol=1e-10, max_iter=self.max_iter or 100, rcond=0.0,   # rho > 0: M > 0
                                  deadline=self.deadline)
             self.alpha, self.warm, self.n_smo = res.alpha, None, self.n_smo + res.n_iter
             self._x = np.r_[res.w, res.c]              # the next z-step starts from this point
-            if not ip_accepted(res): self._fail("primal", res)
+            if not ip_accepted(res): self._fail("ip", res)
             self.converged &= ip_accepted(res)
             return res.w, res.c
         if rho != self._rho: self._rho, self._Q = rho, hinge_dual_Q(self.spec, self.y, rho, self.q_form)
-        z, c, _, res, taken = solve_hinge(self.spec, self.y, self.C, rho, u, route="dual", Q=self._Q,
+        z, c, _, res, taken = solve_hinge(self.spec, self.y, self.C, rho, u, route="smo", Q=self._Q,
                                           alpha0=self.warm, tol=self.tol, max_iter=self.max_iter, deadline=self.deadline)
-        if taken == "dual>primal":                     # SMO crawls on these data: the interior point from now on
-            self.route, self._x = "primal", np.r_[z, c]
-        self.alpha, self.warm = res.alpha, (res.alpha if taken == "dual" else None)
+        if taken == "smo>ip":                          # SMO crawls on these data: the interior point from now on
+            self.route, self._x = "ip", np.r_[z, c]
+        self.alpha, self.warm = res.alpha, (res.alpha if taken == "smo" else None)
         self.n_smo += int(res.n_iter)
         if not res.converged: self._fail(taken, res)
         self.converged &= bool(res.converged)
@@ -110,11 +110,10 @@ def lu_zhang_cause(cert:dict # a `lu_zhang_certificate`
 
 # %% ../nbs/06_penalty.ipynb #14182dfa
 _RHO0_REL = 1e-2   # default rho0 = _RHO0_REL * trace(G) / d
-_SUPPORT_ROUTE = {"auto": "auto", "dual": "smo", "primal": "ip"}   # a z-step's route, for the fit on the final support
 
 def _zstep_failures(zstep, n_z:int)->list: # one phrase per kind of z-step failure
     "The z-step solves that did not converge, grouped by solver and cause (for the `ConvergenceWarning`)."
-    name = {"dual": "SMO", "primal": "the primal interior point", "dual>primal": "the primal interior point (after SMO "
+    name = {"smo": "SMO", "ip": "the primal interior point", "smo>ip": "the primal interior point (after SMO "
             "spent its step budget)"}
     why = {"deadline": "stopped at the time budget", "max_iter": "stopped at its iteration cap",
            "failed": "broke down numerically", "stalled": "stalled on round-off"}
@@ -139,7 +138,7 @@ def penalty_decomposition(G, R, y, # G (d, d), features (m, d), labels ±1 (floa
                           tol:float=1e-4, # SMO tolerance of the z-steps (the polish uses min(tol, 1e-6))
                           upsilon=None, # restart threshold of step 12 (None: the paper's choice)
                           q_form:str="auto", # how the hinge dual matrix is handed to SMO
-                          route:str="auto", # hinge z-step solver: "dual" (SMO), "primal" or "auto" (choose_route)
+                          route:str="auto", # hinge z-step solver: "smo" (SMO on the dual), "ip" (the primal interior point) or "auto" (choose_route)
                           callback=None, # called after each outer iteration as callback(j, rho, ||z - u||_inf, objective)
                           record_iterates:bool=False, # also keep z, c and u of every z-step in the history (for figures)
                           settle:bool=False, # also stop once the support of u has not moved for a whole outer iteration
@@ -192,7 +191,7 @@ def penalty_decomposition(G, R, y, # G (d, d), features (m, d), labels ±1 (floa
     mult = zstep.alpha if loss == "hinge" else 2 * C * (1.0 - y * (R @ u + c_out))
     F_u = F(z_out, c_out); hist["objective_unpolished"] = F_u
     if polish:
-        fit = support_fit(G, R, y, C, J, loss=loss, alpha0=zstep.warm, tol=1e-9, route=_SUPPORT_ROUTE[route],
+        fit = support_fit(G, R, y, C, J, loss=loss, alpha0=zstep.warm, tol=1e-9, route=route,
                           deadline=deadline)                          # (internals/06ai: the one fit of a support)
         zp = np.zeros(d); zp[J] = fit.z
         if F(zp, fit.c) <= F_u + 1e-12 * abs(F_u): z_out, c_out, mult = zp, fit.c, fit.alpha

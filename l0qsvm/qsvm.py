@@ -32,7 +32,7 @@ def fit_qsvm(X, # data (m, n), float64
              C=1.0, # loss weight (scalar, or (m,) per training point: the class weights)
              *, tol:float=1e-3, # SMO tolerance (the primal route uses min(tol, 1e-8))
              max_iter=None, # SMO step cap (None: smo_budget, then the primal route finishes)
-             route:str="auto", # "dual" (SMO), "primal" (interior point) or "auto" (see choose_route)
+             route:str="auto", # "smo" (SMO on the dual), "ip" (the primal interior point) or "auto" (see choose_route)
              deadline=None, # time.perf_counter() value at which the solver stops (None: no time limit)
              sample_weight=None # varpi (m,): the regulariser is G_varpi and the box C varpi_i; zero weights remove points
             )->QuadraticFit:

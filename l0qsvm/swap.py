@@ -17,7 +17,7 @@ from numba import njit
 
 from .features import gram_matrix, n_features_from_params
 from .vech import hvec_indices
-from .penalty import _check_arguments, _SUPPORT_ROUTE, lu_zhang_certificate, lu_zhang_cause, penalty_decomposition
+from .penalty import _check_arguments, lu_zhang_certificate, lu_zhang_cause, penalty_decomposition
 from .checks import constant_fallback, WORSE_THAN_CONSTANT
 from .features import check_labels
 from .subproblems import _EIG_RCOND, best_intercept, exact_intercept, primal_objective, QuadraticFit
@@ -506,7 +506,7 @@ def swap_refined_fit(G, R, y, # G (d, d), features (m, d), labels ±1
                      k:int, # sparsity level
                      C=1.0, # loss weight
                      *, loss:str="hinge", # "hinge" or "squared"
-                     route:str="auto", # hinge solver route: "dual", "primal" or "auto"
+                     route:str="auto", # hinge solver route: "smo", "ip" or "auto"
                      deadline=None, # time.perf_counter() value at which to stop
                      start_from:str=None, # "screen" or "algorithm1" (None: the screen where the swaps' fits take the interior
                                      # point, hinge loss and k <= 15 terms; Algorithm 1 otherwise; "screen" with a hierarchy)
@@ -530,11 +530,11 @@ def swap_refined_fit(G, R, y, # G (d, d), features (m, d), labels ±1
     else:                                                    # Algorithm 1 on the max(2k, k + 10) screened terms
         W = np.arange(d) if s >= d else screen_terms(G, R, y, C, s, loss)
         pd_args["max_inner"] = min(pd_args.get("max_inner", _SETTLE_MAX_INNER), _SETTLE_MAX_INNER)
-        zroute = route if route != "auto" else "primal" if solver_route(R.shape[0], s, True, True) == "ip" else "dual"
+        zroute = route if route != "auto" else solver_route(R.shape[0], s, True, True)
         start = penalty_decomposition(G[np.ix_(W, W)], R[:, W], y, k, C, loss=loss, route=zroute, settle=True,
                                       polish=False, deadline=deadline, **pd_args)
     res = swap_refine(G, R, y, C, W[start.support], loss, alpha0=start.alpha if loss == "hinge" else None,
-                      route=_SUPPORT_ROUTE[route], deadline=deadline, hierarchy=hierarchy)
+                      route=route, deadline=deadline, hierarchy=hierarchy)
     hist = dict(start.history, working_set=W)
     swap = res.certificate
     z, c, mult, ok = res.z, float(res.c), res.mult, bool(swap["passed"])
@@ -576,7 +576,7 @@ def fit_l0qsvm(X, # data (m, n), float64
                *, loss:str="hinge", # "hinge" or "squared"
                rho0=None, beta:float=5.0, eps_inner:float=1e-4, eps_outer:float=1e-3,
                max_inner:int=100, max_outer:int=50, polish:bool=True, tol:float=1e-4,
-               route:str="auto", # hinge z-step solver: "dual" (SMO), "primal" or "auto" (choose_route)
+               route:str="auto", # hinge solver: "smo" (SMO on the dual), "ip" (the primal interior point) or "auto" (choose_route)
                callback=None, # called after each outer iteration as callback(j, rho, ||z - u||_inf, objective)
                refine="swap", # "swap": Algorithm 1 on screened terms, then the certified swap search; None: Algorithm 1 only
                deadline=None, # time.perf_counter() value at which the fit stops (None: no time limit)

@@ -82,7 +82,7 @@ def test_primal_z_step_is_solve_hinge_primal(cancer):
     X, y = cancer
     G, R = gram_matrix(X), quadratic_features(X)
     u = np.zeros(G.shape[0]); u[:5] = 0.1
-    z, c = HingeZStep(G, R, y, 1.0, route="primal")(0.5, u)
+    z, c = HingeZStep(G, R, y, 1.0, route="ip")(0.5, u)
     r = solve_hinge_ip(R, y, 1.0, G + 0.5 * np.eye(G.shape[0]), -0.5 * u, tol=1e-10, max_iter=100, rcond=0.0)
     assert np.array_equal(z, r.w) and c == r.c
 

@@ -46,7 +46,7 @@ def test_integer_weights_equal_repeated_rows(fit, seed):
     X, y, w = _data(seed)
     Xr, yr = np.repeat(X, w, axis=0), np.repeat(y, w)
     f = {"qsvm": lambda X, y, **kw: fit_qsvm(X, y, 1.0, tol=1e-10, **kw),
-         "qsvm-primal": lambda X, y, **kw: fit_qsvm(X, y, 1.0, route="primal", **kw),
+         "qsvm-primal": lambda X, y, **kw: fit_qsvm(X, y, 1.0, route="ip", **kw),
          "l1": lambda X, y, **kw: fit_l1qsvm(X, y, 1.0, 0.5, **kw),
          "l1-cvxopt": lambda X, y, **kw: fit_l1qsvm(X, y, 1.0, 0.5, solver="cvxopt", **kw),
          "ls": lambda X, y, **kw: fit_lsqsvm(X, y, 1.5, **kw)}[fit]
