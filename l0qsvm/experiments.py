@@ -178,6 +178,7 @@ class ModelSpec:
     build: Callable                         # build(**config) -> unfitted classifier (features are standardised around it)
     draw: Callable                          # draw(rng, n_features) -> config dict
     nonzero: Callable = count_nonzero_parameters   # nonzero(fitted pipeline) -> (non-zero, total)
+    draws_as: str | None = None             # the key of the model whose draws it shares (None: its own stream)
 
     def make(self, config:dict):
         "The unfitted pipeline (StandardScaler, classifier) of one configuration."
@@ -202,13 +203,16 @@ register_model("l1-qsvm", ModelSpec("L1-QSVM", lambda C, lam: L1QSVM(C=C, lam=la
 register_model("l0-qsvm", ModelSpec("L0-QSVM", lambda C, k: L0QSVM(k=k, C=C, refine=None), draw_l0qsvm))   # Algorithm 1
 register_model("ls-l0-qsvm", ModelSpec("LS-L0-QSVM", lambda C, k: L0QSVM(k=k, C=C, loss="squared", refine=None), draw_l0qsvm))
 register_model("l0-qsvm-swap", ModelSpec("L0-QSVM + swaps", lambda C, k: L0QSVM(k=k, C=C), draw_l0qsvm))   # the package's default
+register_model("l0-qsvm-strong", ModelSpec("L0-QSVM strong", lambda C, k: L0QSVM(k=k, C=C, hierarchy="strong"), draw_l0qsvm,
+                                           draws_as="l0-qsvm-swap"))   # strong hierarchy (06b_hierarchy), the same (C, k) draws
 register_model("ls-l0-qsvm-swap", ModelSpec("LS-L0-QSVM + swaps", lambda C, k: L0QSVM(k=k, C=C, loss="squared"), draw_l0qsvm))
 register_model("klr", ModelSpec("KLR", lambda C: KLR(C=C), draw_qsvm))                     # RBF kernel, gamma "scale"
 register_model("sklr", ModelSpec("S-KLR", lambda C, lam: SparseKLR(C=C, lam=lam, lam_scale="bound", probability=False), draw_sklr))
 
 def draw_config(seed:int, dataset:str, model:str, fold:int, draw:int, n_features:int)->dict:
     "Configuration number `draw` of `model` for one fold of one data set."
-    return MODELS[model].draw(config_rng(seed, dataset, model, fold, draw), n_features)
+    spec = MODELS[model]
+    return spec.draw(config_rng(seed, dataset, spec.draws_as or model, fold, draw), n_features)
 
 # %% ../nbs/internals/12_experiments.ipynb #f115bbfe
 def _seed32(seed, *parts): return int(np.random.default_rng([seed, *(zlib.crc32(str(p).encode()) for p in parts)]).integers(2**31))
