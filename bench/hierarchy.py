@@ -17,11 +17,9 @@ import time
 from pathlib import Path
 
 import numpy as np
-from sklearn.model_selection import train_test_split
-from sklearn.preprocessing import StandardScaler
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from l0qsvm_vs_abess import datasets  # noqa: E402  (the cells and their data)
+from l0qsvm_vs_abess import cells  # noqa: E402  (the cells and their data)
 
 from l0qsvm import L0QSVM  # noqa: E402
 from l0qsvm.swap import term_parents  # noqa: E402
@@ -42,26 +40,23 @@ def main():
     ap.add_argument("--C", type=float, default=10.0)
     args = ap.parse_args()
     worst = np.inf
-    for name, X, y in datasets():
-        Xa, Xb, ya, yb = train_test_split(X, y, test_size=0.3, random_state=0, stratify=y)
-        sc = StandardScaler().fit(Xa); Xa, Xb = sc.transform(Xa), sc.transform(Xb)
-        n = X.shape[1]
-        for k in [5, 2 * n]:
-            make = {"plain": lambda: L0QSVM(k, C=args.C), "strong": lambda: L0QSVM(k, C=args.C, hierarchy="strong")}
-            for key in make: make[key]().fit(Xa, ya)                 # warm-up (numba, caches)
-            times, models = {key: [] for key in make}, {}
-            for _ in range(args.repeats):
-                for key in make:
-                    t0 = time.perf_counter(); models[key] = make[key]().fit(Xa, ya); times[key].append(time.perf_counter() - t0)
-            tp, th = float(np.median(times["plain"])), float(np.median(times["strong"]))
-            worst = min(worst, tp / th)
-            p, h = models["plain"], models["strong"]
-            acc = {key: float(np.mean(m.predict(Xb) == yb)) for key, m in models.items()}
-            print(f"{name}: m={len(ya)} n={n} k={k} | unconstrained {tp*1e3:.1f} ms F {p.objective_[0]:.4f} "
-                  f"acc {acc['plain']:.3f} (certified {p.swap_certificate_[0]['passed']}, "
-                  f"{orphans(p.support_[0], n)} quadratic terms without their parents) | strong {th*1e3:.1f} ms "
-                  f"F {h.objective_[0]:.4f} acc {acc['strong']:.3f} (certified {h.swap_certificate_[0]['passed']}, "
-                  f"{orphans(h.support_[0], n)}) | ratio {tp / th:.2f}", flush=True)
+    for name, Xa, Xb, ya, yb, k in cells():
+        n = Xa.shape[1]
+        make = {"plain": lambda: L0QSVM(k, C=args.C), "strong": lambda: L0QSVM(k, C=args.C, hierarchy="strong")}
+        for key in make: make[key]().fit(Xa, ya)                 # warm-up (numba, caches)
+        times, models = {key: [] for key in make}, {}
+        for _ in range(args.repeats):
+            for key in make:
+                t0 = time.perf_counter(); models[key] = make[key]().fit(Xa, ya); times[key].append(time.perf_counter() - t0)
+        tp, th = float(np.median(times["plain"])), float(np.median(times["strong"]))
+        worst = min(worst, tp / th)
+        p, h = models["plain"], models["strong"]
+        acc = {key: float(np.mean(m.predict(Xb) == yb)) for key, m in models.items()}
+        print(f"{name}: m={len(ya)} n={n} k={k} | unconstrained {tp*1e3:.1f} ms F {p.objective_[0]:.4f} "
+              f"acc {acc['plain']:.3f} (certified {p.swap_certificate_[0]['passed']}, "
+              f"{orphans(p.support_[0], n)} quadratic terms without their parents) | strong {th*1e3:.1f} ms "
+              f"F {h.objective_[0]:.4f} acc {acc['strong']:.3f} (certified {h.swap_certificate_[0]['passed']}, "
+              f"{orphans(h.support_[0], n)}) | ratio {tp / th:.2f}", flush=True)
     print(f"RESULT hierarchy ratio={worst:.2f} target={TARGET}")
 
 

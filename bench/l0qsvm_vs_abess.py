@@ -51,6 +51,14 @@ def datasets():
     yield "red wine (quality >= 6)", df.drop(columns="quality").to_numpy(float), (df["quality"].to_numpy() >= 6).astype(int)
 
 
+
+def cells():
+    "(name, Xa, Xb, ya, yb, k): each data set's stratified 70/30 split, standardised on its training part, k in {5, 2n}."
+    for name, X, y in datasets():
+        Xa, Xb, ya, yb = train_test_split(X, y, test_size=0.3, random_state=0, stratify=y)
+        sc = StandardScaler().fit(Xa); Xa, Xb = sc.transform(Xa), sc.transform(Xb)
+        for k in [5, 2 * X.shape[1]]: yield name, Xa, Xb, ya, yb, k
+
 def fit_abess(X, y, k):
     import abess
     poly = PolynomialFeatures(2, include_bias=False)
@@ -79,23 +87,20 @@ def main():
     rng = np.random.default_rng(0)
     L0QSVM(2, C=1.0).fit(rng.standard_normal((40, 3)), np.tile([0, 1], 20))     # numba: load the compiled code
     worst = np.inf
-    for name, X, y in datasets():
-        Xa, Xb, ya, yb = train_test_split(X, y, test_size=0.3, random_state=0, stratify=y)
-        sc = StandardScaler().fit(Xa); Xa, Xb = sc.transform(Xa), sc.transform(Xb)
-        n = X.shape[1]
-        for k in [5, 2 * n]:
-            t_ours, t_abess = [], []
-            for _ in range(args.repeats):
-                t0 = time.perf_counter(); model = fit_ours(Xa, ya, k, args.C); t_ours.append(time.perf_counter() - t0)
-                t0 = time.perf_counter(); predict = fit_abess(Xa, ya, k); t_abess.append(time.perf_counter() - t0)
-            to, ta = float(np.median(t_ours)), float(np.median(t_abess))
-            ratio = ta / to
-            worst = min(worst, ratio)
-            acc_o, acc_a = float(np.mean(model.predict(Xb) == yb)), float(np.mean(predict(Xb) == yb))
-            print(f"{name}: m={len(ya)} n={n} k={k} | L0QSVM(C={args.C:g}) {to*1e3:.1f} ms acc {acc_o:.3f} "
-                  f"(swap certificate {model.swap_certificate_[0]['passed']}, Lu-Zhang {model.certificate_[0]['passed']}, "
-                  f"{model.swap_certificate_[0]['n_swaps']} swaps) | abess {ta*1e3:.1f} ms acc {acc_a:.3f} | "
-                  f"ratio {ratio:.2f}", flush=True)
+    for name, Xa, Xb, ya, yb, k in cells():
+        n = Xa.shape[1]
+        t_ours, t_abess = [], []
+        for _ in range(args.repeats):
+            t0 = time.perf_counter(); model = fit_ours(Xa, ya, k, args.C); t_ours.append(time.perf_counter() - t0)
+            t0 = time.perf_counter(); predict = fit_abess(Xa, ya, k); t_abess.append(time.perf_counter() - t0)
+        to, ta = float(np.median(t_ours)), float(np.median(t_abess))
+        ratio = ta / to
+        worst = min(worst, ratio)
+        acc_o, acc_a = float(np.mean(model.predict(Xb) == yb)), float(np.mean(predict(Xb) == yb))
+        print(f"{name}: m={len(ya)} n={n} k={k} | L0QSVM(C={args.C:g}) {to*1e3:.1f} ms acc {acc_o:.3f} "
+              f"(swap certificate {model.swap_certificate_[0]['passed']}, Lu-Zhang {model.certificate_[0]['passed']}, "
+              f"{model.swap_certificate_[0]['n_swaps']} swaps) | abess {ta*1e3:.1f} ms acc {acc_a:.3f} | "
+              f"ratio {ratio:.2f}", flush=True)
     if not args.skip_overheads: overheads(args)
     if not args.skip_contention: contention(args)
     print(f"RESULT l0qsvm_vs_abess ratio={worst:.2f} target={TARGET}")
