@@ -9,9 +9,8 @@ __all__ = ['top_k', 'HingeZStep', 'SquaredZStep', 'lu_zhang_certificate', 'lu_zh
 import time
 
 import numpy as np
-from .features import quadratic_features, gram_matrix, check_labels
 from .subproblems import QuadraticFit, primal_objective, exact_intercept, spectral_gram, best_intercept
-from .hinge_solvers import hinge_dual_Q, solve_hinge, solve_hinge_ip, ip_accepted, choose_route, blas_threads, solver_route
+from .hinge_solvers import hinge_dual_Q, solve_hinge, solve_hinge_ip, ip_accepted, choose_route
 from .qsvm import squared_system, solve_squared_subproblem
 from .checks import constant_classifier, constant_fallback, WORSE_THAN_CONSTANT
 from .fast_swap import support_fit
