@@ -143,7 +143,10 @@ def is_hierarchical(support, # indices of the support in z
                    )->bool: # every quadratic term of the support has its parents in it (all: strong, one: weak)
     "Does `support` respect the hierarchy? (None: any support does.)"
     if _check_hierarchy(hierarchy) is None: return True
-    P = term_parents(n)
+    return _respects(support, term_parents(n), hierarchy)
+
+def _respects(support, P, hierarchy):
+    "`is_hierarchical` with the parents P = `term_parents(n)` at hand."
     inS = np.zeros(P.shape[0], bool); inS[np.asarray(support, dtype=int)] = True
     return bool(np.all(_parents_met(inS, P, hierarchy)[inS]))
 
@@ -264,7 +267,7 @@ class _Search:
         self.G, self.R, self.y, self.C, self.A, self.k, self.loss = G, R, y, C, A, A.size, loss
         self.m, self.d = R.shape[0], G.shape[0]
         self.rtol, self.tol, self.forced, self.deadline, self.fast = rtol, search_tol, route, deadline, fast
-        if loss == "squared": self.parts = _squared_parts(G, R, y, C) if parts is None else parts
+        self.parts = None if loss == "hinge" else _squared_parts(G, R, y, C) if parts is None else parts
         self.M = G if loss == "hinge" else self.parts[0]  # the quadratic term of the bounds (Step 4)
         self.null, self.Gdiag = null_terms(self.M), np.ascontiguousarray(np.diag(G))
         self.cur = self.bd = self.dual = self.LB = None
@@ -274,9 +277,7 @@ class _Search:
         self.parents = None if hierarchy is None else term_parents(n_features_from_params(self.d))
     def hierarchical(self, S):
         "Does the support S respect the search's hierarchy?"
-        if self.parents is None: return True
-        inS = np.zeros(self.d, bool); inS[S] = True
-        return bool(np.all(_parents_met(inS, self.parents, self.hierarchy)[S]))
+        return self.parents is None or _respects(S, self.parents, self.hierarchy)
     def late(self): return self.deadline is not None and time.perf_counter() >= self.deadline
     def route(self, warm=True):
         "The search's one route choice: the closed form (squared loss), else `solver_route` with the SMO steps per question so far."
@@ -295,17 +296,17 @@ class _Search:
         dual = self.a_dual(alpha0) if S is self.A and alpha0 is not None and self.smo() else None
         return support_fit(self.G, self.R, self.y, self.C, S, loss=self.loss, alpha0=alpha0, x0=x0, dual=dual,
                            tol=self.tol if tol is None else tol, below=below, above=above, route=self.route(alpha0 is not None),
-                           deadline=self.deadline, parts=getattr(self, "parts", None))
+                           deadline=self.deadline, parts=self.parts)
     def ask(self, S, L=None):
         "Is F*(S) < thr? S's own dual by SMO where SMO answers, else the ascent's cheap \"no\"; undecided: a fit that stops once it knows."
-        res = None
-        if self.fast and self.route() == "smo":
+        res, route = None, self.route()
+        if self.fast and route == "smo":
             try: dual = SupportDual(self.G, self.R, self.y, self.C, S, self.cur.alpha, L=L)
             except np.linalg.LinAlgError: dual = None     # (singular or ill-conditioned G_SS)
             if dual is not None:
                 res = dual._fit(_POLISH, self.thr, self.thr, polish=_POLISH, cap=smo_budget(self.m, self.k, True))
                 if res.status != "below": self.count[1] += res.n_iter; self.count[2] += 1   # (for the crawl rule)
-        elif self.fast and self.route() == "ip": res = dual_ascent(self.G, self.R, self.y, self.C, S, self.cur.alpha, self.thr, _ASCENT_STEPS, L=L)
+        elif self.fast and route == "ip": res = dual_ascent(self.G, self.R, self.y, self.C, S, self.cur.alpha, self.thr, _ASCENT_STEPS, L=L)
         if res is not None and res.status in ("above", "below"): self.n_fits += 1; return res
         return self.fit(S, alpha0=self.cur.alpha if res is None else res.alpha, below=self.thr, above=self.thr,
                         tol=1e-9 if self.exact else None)
@@ -477,10 +478,11 @@ def swap_refine(G, R, y, # G (d, d), features (m, d), labels ±1
     no feasible single swap (one that keeps the hierarchy) lowers the objective by more than rtol."""
     if loss not in ("hinge", "squared"): raise ValueError(f"loss must be 'hinge' or 'squared', got {loss!r}")
     A = np.sort(np.unique(np.asarray(support, dtype=int)))
-    if _check_hierarchy(hierarchy) is not None and not is_hierarchical(A, n_features_from_params(G.shape[0]), hierarchy):
+    P = None if _check_hierarchy(hierarchy) is None else term_parents(n_features_from_params(G.shape[0]))
+    if P is not None and not _respects(A, P, hierarchy):
         raise ValueError(f"support must respect hierarchy={hierarchy!r} (see is_hierarchical), got {A.tolist()}")
     A0, A = A, _avoid_null(G, R, y, C, A, loss, null_terms(G))   # see "Null terms"
-    if hierarchy is not None and not is_hierarchical(A, n_features_from_params(G.shape[0]), hierarchy): A = A0
+    if P is not None and not _respects(A, P, hierarchy): A = A0
     s = _Search(G, R, y, C, A, loss, rtol, search_tol, route, deadline, fast, parts, hierarchy)
     s.start(alpha0)                                         # 1. fit the start
     while True:
