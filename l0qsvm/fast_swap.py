@@ -23,7 +23,7 @@ from .hinge_solvers import _chol_solve, smo_budget, solve_hinge_ip, solver_route
 
 # %% ../nbs/internals/06ai_fast_swap_search.ipynb #6cc8c0f3
 _POLISH = 1e-5        # an accepted swap's SMO run goes on to this violation: its multipliers then bound the new support
-_ASCENT_STEPS = 20    # projected-gradient steps per question where SMO does not answer (single swaps and batches)
+_ASCENT_STEPS = 20    # projected-gradient steps of a question on the interior point's route, before its interior point
 _SHRINK_EVERY = 50    # SMO steps between shrinkings in the search's fits (warm: most multipliers sit at a bound for good)
 _LADDER = (1e-3, 1e-5, 1e-7, 1e-9)   # the violations a support fit's SMO runs to in turn, until its gap is within tol
 _CONDITION = 1e-7     # SMO answers on a support only where G_SS's Cholesky diagonal spans less than 1 / _CONDITION
@@ -190,11 +190,10 @@ class SupportDual:
                  A, # the support (sorted indices)
                  alpha, # feasible multipliers: every question starts from them
                  Linv=None, # the inverse of G_AA's Cholesky factor, if at hand (`SwapBounds.Linv`)
-                 L=None, # else G_AA's Cholesky factor, if at hand
                  lin=None): # (k,) a linear term l of the primal, l^T z_A (a whole fit only: no question, no update)
         self.A = A = np.asarray(A); m = R.shape[0]
         if Linv is None:                                  # (raises LinAlgError where SMO would crawl: see below)
-            L = np.linalg.cholesky(G[np.ix_(A, A)]) if L is None else L
+            L = np.linalg.cholesky(G[np.ix_(A, A)])
             dg = np.diag(L)
             if not dg.min(initial=1.0) > _CONDITION * dg.max(initial=0.0): raise np.linalg.LinAlgError("G_AA ill-conditioned")
             Linv = _tri_inv(L)
@@ -278,15 +277,15 @@ def support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
         return SupportFit(z, c, 2 * C * (1.0 - y * (f + c)), F, F, "converged", 1)
     if route == "auto": route = "smo" if dual is not None else solver_route(m, q, alpha0 is not None, True)
     if route not in ("ip", "smo"): raise ValueError(f"route must be 'auto', 'ip' or 'smo', got {route!r}")
-    n_iter = 0
+    n_iter, question = 0, below > -np.inf or above < np.inf
     if route == "smo" and dual is None:
         try: dual = SupportDual(G, R, y, C, S, np.zeros(m) if alpha0 is None else alpha0, lin=lin)
         except np.linalg.LinAlgError: pass                # singular G_SS: the interior point handles its null space
     elif dual is not None and alpha0 is not None and dual.alpha is not alpha0: dual.restart(alpha0)
     if route == "smo" and dual is not None:
-        cap = smo_budget(m, q)
-        for smo_tol in _LADDER:                           # tighter until the gap is within tol (SMO's tol is a violation)
-            res = dual._fit(max(smo_tol, 0.1 * tol), below, above, cap=cap - n_iter)
+        cap = smo_budget(m, q, question)                   # (a question polishes a "below": its multipliers bound S)
+        for smo_tol in _LADDER[1:] if question else _LADDER:   # tighter until the gap is within tol (SMO's tol is a violation)
+            res = dual._fit(max(smo_tol, 0.1 * tol), below, above, polish=_POLISH if question else 0.0, cap=cap - n_iter)
             n_iter += res.n_iter; res.n_iter = n_iter
             if res.status == "max_iter": break            # SMO crawls (badly scaled data, a large C): the interior point
             if res.UB < below and res.status != "above": res.status = "below"
@@ -294,6 +293,9 @@ def support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
             if deadline is not None and time.perf_counter() >= deadline: res.status = "deadline"; return res
         else:
             res.status = "max_iter"; return res
+    if route == "ip" and question and alpha0 is not None and lin is None:   # first the ascent's cheap "no"
+        res = dual_ascent(G, R, y, C, S, alpha0, above)
+        if res is not None and res.status == "above": return res
     r = solve_hinge_ip(R[:, S], y, C, G[np.ix_(S, S)], lin, x0=None if x0 is None else np.r_[x0[S], x0[-1]], tol=tol,
                        stop_below=below, stop_above=above, deadline=deadline)
     return SupportFit(r.w, r.c, r.alpha, r.UB, r.LB, r.status, r.n_iter + n_iter)

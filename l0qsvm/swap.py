@@ -24,8 +24,8 @@ from .subproblems import _EIG_RCOND, best_intercept, exact_intercept, primal_obj
 from .hinge_solvers import (smo_budget, solver_route, _FEW_TERMS, blas_threads, weighted_problem, in_weight_units,
                                   budgeted_features)
 from .qsvm import squared_moments
-from .fast_swap import (_POLISH, _ASCENT_STEPS, _tri_inv, _Tables, _swap_tables, _bound_parts, _lb_fill, _EVERY,
-                              SupportFit, SupportDual, _point_of, support_fit, _rty_at, _ask_loop, dual_ascent, _squared_parts)
+from .fast_swap import (_POLISH, _tri_inv, _Tables, _swap_tables, _bound_parts, _lb_fill, _EVERY,
+                              SupportFit, SupportDual, _point_of, support_fit, _rty_at, _ask_loop, _squared_parts)
 
 # %% ../nbs/06a_swap.ipynb #d9a1e7e4
 SWAP_RTOL = 1e-5      # the certificate's tolerance: a swap must lower F by more than SWAP_RTOL |F| to count (relative, at any scale)
@@ -42,12 +42,12 @@ class SwapBounds:
     def __init__(self, M, # (d, d) the quadratic term (G, or G + 2C R~^T R~ for the squared loss)
                  A, # the support, k sorted indices
                  null=None, # `null_terms(M)`, if at hand
-                 L=None): # the Cholesky factor of M_AA, if at hand
+                 Linv=None): # the inverse of M_AA's Cholesky factor, if at hand (`SupportDual.Linv`)
         self.A = A = np.asarray(A)
         BT = np.ascontiguousarray(M[A])                   # M_{A:} = (M_{:A})^T, rows contiguous
         MA = BT[:, A]
         with np.errstate(all="ignore"):
-            try: self.Linv = _tri_inv(np.linalg.cholesky(MA) if L is None else L); P = self.Linv.T @ self.Linv   # (L L^T)^-1
+            try: self.Linv = _tri_inv(np.linalg.cholesky(MA)) if Linv is None else Linv; P = self.Linv.T @ self.Linv   # (L L^T)^-1
             except np.linalg.LinAlgError: self.Linv, P = None, np.full_like(MA, np.nan)
         self.ok = bool(np.all(np.isfinite(P))) and np.abs(MA @ P - np.eye(A.size)).max(initial=0.0) < 1e-6
         k, d = BT.shape
@@ -288,34 +288,33 @@ class _Search:
     def smo(self):
         "Do A's dual and its rank-two neighbours answer the questions (route SMO, `fast`, A's factor sound)?"
         return self.fast and self.bd.ok and self.route() == "smo"
-    def fit(self, S, alpha0=None, tol=None, below=-np.inf, above=np.inf):
-        "A fit of S (A itself: on A's dual where SMO answers), warm from the current point: one fit of the count."
+    def _x0(self):
+        "The current point (z, c) on all terms: the interior point's warm start."
+        if self.cur is None or self.cur.z is None: return None
+        x0 = np.r_[np.zeros(self.d), self.cur.c]; x0[self.A] = self.cur.z
+        return x0
+    def fit(self, alpha0=None, tol=None):
+        "A fit of A (on A's dual where SMO answers), warm from alpha0 and the current point: one fit of the count."
         self.n_fits += 1
-        x0 = None
-        if self.cur is not None and self.cur.z is not None: x0 = np.r_[np.zeros(self.d), self.cur.c]; x0[self.A] = self.cur.z
-        dual = self.a_dual(alpha0) if S is self.A and alpha0 is not None and self.smo() else None
-        return support_fit(self.G, self.R, self.y, self.C, S, loss=self.loss, alpha0=alpha0, x0=x0, dual=dual,
-                           tol=self.tol if tol is None else tol, below=below, above=above, route=self.route(alpha0 is not None),
+        dual = self.a_dual(alpha0) if alpha0 is not None and self.smo() else None
+        return support_fit(self.G, self.R, self.y, self.C, self.A, loss=self.loss, alpha0=alpha0, x0=self._x0(), dual=dual,
+                           tol=self.tol if tol is None else tol, route=self.route(alpha0 is not None),
                            deadline=self.deadline, parts=self.parts)
-    def ask(self, S, L=None):
-        "Is F*(S) < thr? S's own dual by SMO where SMO answers, else the ascent's cheap \"no\"; undecided: a fit that stops once it knows."
-        res, route = None, self.route()
-        if self.fast and route == "smo":
-            try: dual = SupportDual(self.G, self.R, self.y, self.C, S, self.cur.alpha, L=L)
-            except np.linalg.LinAlgError: dual = None     # (singular or ill-conditioned G_SS)
-            if dual is not None:
-                res = dual._fit(_POLISH, self.thr, self.thr, polish=_POLISH, cap=smo_budget(self.m, self.k, True))
-                if res.status != "below": self.count[1] += res.n_iter; self.count[2] += 1   # (for the crawl rule)
-        elif self.fast and route == "ip": res = dual_ascent(self.G, self.R, self.y, self.C, S, self.cur.alpha, self.thr, _ASCENT_STEPS, L=L)
-        if res is not None and res.status in ("above", "below"): self.n_fits += 1; return res
-        return self.fit(S, alpha0=self.cur.alpha if res is None else res.alpha, below=self.thr, above=self.thr,
-                        tol=1e-9 if self.exact else None)
-    def move(self, S, res, bd=None, L=None):
+    def ask(self, S, alpha0=None):
+        "Is F*(S) < thr? A fit of S that stops once it knows, warm from alpha0 (default: the current multipliers)."
+        self.n_fits += 1
+        route = self.route()
+        res = support_fit(self.G, self.R, self.y, self.C, S, loss=self.loss, route=route,
+                          alpha0=self.cur.alpha if alpha0 is None else alpha0, x0=self._x0(), below=self.thr, above=self.thr,
+                          tol=1e-9 if self.exact else self.tol, deadline=self.deadline, parts=self.parts)
+        if route == "smo" and res.status != "below": self.count[1] += res.n_iter; self.count[2] += 1   # (the crawl rule)
+        return res
+    def move(self, S, res, bd=None):
         "Accept S with its fit (or question) res: new bounds, and the new support's fit if its bracket is still wide."
         self.A, self.cur, self.exact, self.LB = S, res, False, None
-        self.bd = bd if bd is not None else SwapBounds(self.M, S, self.null, L=L)
         self.dual = res.dual if res.dual is not None and res.dual.A is S else None
-        if res.UB - res.LB > 1e-4 * abs(res.UB): self.cur = self.fit(S, alpha0=res.alpha)   # (narrow: tight bounds already)
+        self.bd = bd if bd is not None else SwapBounds(self.M, S, self.null, Linv=None if self.dual is None else self.dual.Linv)
+        if res.UB - res.LB > 1e-4 * abs(res.UB): self.cur = self.fit(alpha0=res.alpha)   # (narrow: tight bounds already)
     def bounds(self):
         "The bounds of every swap from the current multipliers (the maximum with the earlier ones on the same support)."
         v, asum = self._v(self.cur.alpha)
@@ -353,11 +352,11 @@ class _Search:
     def start(self, alpha0):
         "The fit of the starting support, from alpha0."
         self.bd = SwapBounds(self.M, self.A, self.null)
-        self.cur = self.fit(self.A, alpha0=alpha0)
+        self.cur = self.fit(alpha0=alpha0)
     def final_fit(self):
         "The exact fit of A (gap 1e-9) before the certificate."
         self.exact, self.fitted = True, np.zeros(self.LB.shape, bool)
-        if self.loss == "hinge": self.cur = self.fit(self.A, alpha0=self.cur.alpha, tol=1e-9)   # (squared: exact already)
+        if self.loss == "hinge": self.cur = self.fit(alpha0=self.cur.alpha, tol=1e-9)   # (squared: exact already)
         if self.cur.status == "deadline": self.status = "deadline"
 
 # %% ../nbs/06a_swap.ipynb #search-batch
@@ -369,11 +368,9 @@ def _batch(s):
     while size >= 2:
         S = _exchanged(s.bd.inA, s.A, pairs[:size])
         if not s.hierarchical(S): size //= 2; continue  # each swap keeps the hierarchy, not always all at once
-        try: LS = np.linalg.cholesky(s.M[np.ix_(S, S)])
-        except np.linalg.LinAlgError: LS = None
-        res = s.ask(S, LS)
+        res = s.ask(S)
         if res.UB < s.thr:
-            s.last_batch = size; s.n_swaps += size; s.move(S, res, L=LS)
+            s.last_batch = size; s.n_swaps += size; s.move(S, res)
             return True
         size //= 2
     s.last_batch = 1
@@ -397,8 +394,7 @@ def _singles(s, max_failed):
         if f is None or f < 0: f = int(s.open_[np.argmin(s.Lf[s.open_])])   # one question outside the loop
         i, j = divmod(f, s.d)
         S = np.sort(np.r_[np.delete(s.A, i), j])
-        res = s.ask(S) if res is None else s.fit(S, alpha0=res.alpha, below=s.thr, above=s.thr,
-                                                   tol=1e-9 if s.exact else None)
+        res = s.ask(S, None if res is None else res.alpha)
         if res.UB < s.thr:
             s.n_swaps += 1; s.move(S, res)
             return True

@@ -126,23 +126,20 @@ def test_a_search_where_smo_answers_is_certified_by_brute_force():
             assert sw.support_fit(G, R, ys, 10.0, np.sort(np.r_[np.delete(A, i), j])).UB >= F * (1 - 2 * cert["rtol"])
 
 
-def test_a_search_with_the_dual_ascent_is_certified_by_brute_force():
-    """Tall data (m >= 100 (k + 1): the interior point's ground), so the single swaps are first put to dual_ascent; its 'no'
-    answers are certified by weak duality, and every swap of the final support, fitted from scratch, is no better. Same
-    end as the search as derived (fast=False, no ascent)."""
+def test_a_search_on_the_interior_point_route_is_certified_by_brute_force():
+    """Tall data (m >= 100 (k + 1): the interior point's ground), so every question is an interior-point fit that stops
+    once it knows (its "no" answers certified by weak duality), and every swap of the final support, fitted from
+    scratch, is no better. Same end as the search as derived (fast=False)."""
     import l0qsvm.swap as sw
     from l0qsvm.features import gram_matrix, quadratic_features
-    answers = []
-    ascent = sw.dual_ascent
-    sw.dual_ascent = lambda *a, **kw: (lambda r: answers.append(r and r.status) or r)(ascent(*a, **kw))
+    from l0qsvm.hinge_solvers import solver_route
     X, y = problem(5, m=1500, n=5)
     R, G = quadratic_features(X), gram_matrix(X); ys = np.where(y == "b", 1.0, -1.0)
     A0 = sw.screen_terms(G, R, ys, 1.0, 6)
-    try: fast = sw.swap_refine(G, R, ys, 1.0, A0)
-    finally: sw.dual_ascent = ascent
-    ref = sw.swap_refine(G, R, ys, 1.0, A0, fast=False)
+    assert solver_route(R.shape[0], A0.size, True, True) == "ip"
+    fast, ref = sw.swap_refine(G, R, ys, 1.0, A0), sw.swap_refine(G, R, ys, 1.0, A0, fast=False)
     cert, A = fast.certificate, np.sort(fast.support)
-    assert answers.count("above") > 0 and cert["passed"] and ref.certificate["passed"]
+    assert cert["passed"] and ref.certificate["passed"] and cert["smo_questions"] == 0
     np.testing.assert_allclose(cert["objective"], ref.certificate["objective"], rtol=1e-7)
     fit = sw.support_fit(G, R, ys, 1.0, A); F = fit.UB
     np.testing.assert_allclose(F, cert["objective"], rtol=1e-7)
@@ -150,21 +147,22 @@ def test_a_search_with_the_dual_ascent_is_certified_by_brute_force():
         for j in np.setdiff1d(np.arange(G.shape[0]), A):
             S = np.sort(np.r_[np.delete(A, i), j]); FS = sw.support_fit(G, R, ys, 1.0, S, tol=1e-10).UB
             assert FS >= F * (1 - 2 * cert["rtol"])
-            over = sw.dual_ascent(G, R, ys, 1.0, S, fit.alpha, FS * (1 + 1e-9))    # a lower bound: never above F*(S)
-            assert over.status == "undecided" and over.LB <= FS * (1 + 1e-10)
-            assert sw.dual_ascent(G, R, ys, 1.0, S, fit.alpha, FS * (1 - 1e-4), 5000).status == "above"
+            no = sw.support_fit(G, R, ys, 1.0, S, alpha0=fit.alpha, below=F * (1 - 1e-5), above=F * (1 - 1e-5))
+            assert no.status == "above" and no.LB <= FS * (1 + 1e-10)   # the question's "no": a lower bound of F*(S)
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_the_accelerations_change_the_cost_not_the_answer(seed):
-    "fast=True (SMO on rank-two updates, the compiled loop, the ascent) and fast=False (every question a support_fit): the same certified support."
+def test_the_accelerations_change_the_cost_not_the_answer(seed, monkeypatch):
+    "fast=True (SMO on rank-two updates of A's dual, in the compiled loop) and fast=False (every question a support_fit): the same certified support."
     import l0qsvm.swap as sw
     from l0qsvm.features import gram_matrix, quadratic_features
     X, y = problem(40 + seed, m=160, n=6)
     R, G, ys = quadratic_features(X), gram_matrix(X), np.where(y == "a", 1.0, -1.0)
-    out = {fast: sw.swap_refine(G, R, ys, 5.0, np.arange(18), fast=fast) for fast in (True, False)}
+    loops, ask_loop = [], sw._ask_loop
+    monkeypatch.setattr(sw, "_ask_loop", lambda s, *a: loops.append(s.fast) or ask_loop(s, *a))
+    out = {fast: sw.swap_refine(G, R, ys, 5.0, np.arange(18), fast=fast, batch=False) for fast in (True, False)}
     ref = out[False]
-    assert out[True].certificate["smo_questions"] > 0 and out[False].certificate["smo_questions"] == 0
+    assert loops.count(True) > 0 and loops.count(False) == 0      # the rank-two questions: fast=True only
     for res in out.values():
         assert res.certificate["passed"] and np.array_equal(res.support, ref.support)
         np.testing.assert_allclose(res.certificate["objective"], ref.certificate["objective"], rtol=1e-8)
