@@ -9,7 +9,6 @@ __all__ = ['grow_support', 'l0_path', 'l1_path', 'fold_scores', 'cv_results', 's
 # %% ../nbs/09_cv.ipynb #cda4c0c0
 import time
 import warnings
-from functools import partial
 from numbers import Integral, Real
 
 import numpy as np
@@ -100,21 +99,21 @@ def _frozen(cls, classes, z, c, n):
     est = cls(); est.classes_, est.z_, est.c_, est.n_features_in_ = classes, z, c, n
     return est
 
-def fold_scores(path, # callable (G, R, y, grid, C, deadline) -> iterator of QuadraticFit, one per grid value
-                X, y_idx, classes, # data (m, n), class indices (m,), the K sorted labels
+def fold_scores(search, # the cross-validation estimator being fitted, `classes_` set: its grid, Cs, path, class_weight and model class
+                X, y_idx, # data (m, n), class indices (m,) into search.classes_
                 train, test, # index arrays of the fold
-                grid, Cs, # the path's values (ks or lams) and the loss weights
                 *, scorer=None, # None: accuracy; else a scikit-learn scorer(estimator, X, y)
-                model_cls=L0QSVM, # the estimator class a scorer is handed (fitted with the cell's surfaces)
                 stop=None, # time.time() value at which every fit stops (a wall-clock time, valid in any worker)
                 sample_weight=None, # varpi (m,) or None: the training part's weights go to the fits, the validation part's to the score
-                class_weight=None # None, "balanced" or a dict: multiplies C per class (computed on the training part)
                )->dict: # 'score', 'fit_time', 'score_time' (len(Cs), len(grid)) and 'stopped' (cells stopped by the deadline)
-    "One fold: the path over `grid` for each $\\mathcal C$ on features computed once, and the validation score of every cell."
+    "One fold: the path over the grid for each $\\mathcal C$ on features computed once, and the validation score of every cell."
     deadline = None if stop is None else time.perf_counter() + (stop - time.time())
+    classes, grid, Cs = search.classes_, search._grid(X.shape[1]), search._Cs()
+    scale = weight_scale(sample_weight)   # the fits take the weights at mean one, as every QSVM fit does (04b_hinge_solvers)
+    if sample_weight is not None: sample_weight = sample_weight / scale
     Xt, Xv = X[train], X[test]
     wt, wv = (None, None) if sample_weight is None else (sample_weight[train], sample_weight[test])
-    u = _loss_weights(class_weight, classes, y_idx[train], wt)    # the C multiplier of each training point
+    u = _loss_weights(search.class_weight, classes, y_idx[train], wt)   # the C multiplier of each training point
     keep = slice(None) if u is None or np.all(u > 0) else u > 0   # weight 0: the point is not there
     Y, yv = ovr_targets(y_idx[train][keep], len(classes)), classes[y_idx[test]]
     shape = (len(Cs), len(grid))
@@ -129,7 +128,7 @@ def fold_scores(path, # callable (G, R, y, grid, C, deadline) -> iterator of Qua
                 if np.all(ys == ys[0]):                               # one class in this fold: the constant surface
                     c[i, :, s] = ys[0]; continue
                 t0 = time.perf_counter()
-                for a, fit in enumerate(path(G, R, ys, grid, C if u is None else C * u[keep], deadline)):
+                for a, fit in enumerate(search._path(G, R, ys, grid, C if u is None else C * u[keep], deadline, scale=scale)):
                     Z[i, a, s], c[i, a, s] = roundoff_zeros(fit.z, fit.c, R, rmax=rmax)   # as `fit` of the estimators
                     stopped += fit.status == "deadline"
                     t1 = time.perf_counter(); fit_time[i, a] += t1 - t0; t0 = t1
@@ -139,7 +138,7 @@ def fold_scores(path, # callable (G, R, y, grid, C, deadline) -> iterator of Qua
                 hit = ovr_predict(classes, ovr_decision(Rv @ Z[i, a].T + c[i, a])) == yv
                 score[i, a] = np.mean(hit) if wv is None else np.sum(wv * hit) / np.sum(wv) if np.sum(wv) > 0 else np.nan
             else:
-                est = _frozen(model_cls, classes, Z[i, a], c[i, a], X.shape[1])
+                est = _frozen(search._model_cls, classes, Z[i, a], c[i, a], X.shape[1])
                 score[i, a] = scorer(est, Xv, yv) if wv is None else scorer(est, Xv, yv, sample_weight=wv)
             score_time[i, a] = time.perf_counter() - t0
     return dict(score=score, fit_time=fit_time, score_time=score_time, stopped=stopped)
@@ -244,11 +243,8 @@ class _QuadraticSurfaceCV(ClassifierMixin, BaseEstimator):
         cv = check_cv(self.cv, y, classifier=True)
         splits = list(cv.split(X, y))
         scorer = None if self.scoring is None else check_scoring(self._model(), scoring=self.scoring)
-        scale = weight_scale(sw)     # the folds fit with the weights at mean one, as every QSVM fit does (04b_hinge_solvers)
-        jobs = (delayed(fold_scores)(partial(self._path, scale=scale), X, y_idx, self.classes_, train, test, grid, Cs,
-                                     scorer=scorer, model_cls=self._model_cls, stop=stop,
-                                     sample_weight=None if sw is None else sw / scale,
-                                     class_weight=self.class_weight) for train, test in splits)
+        jobs = (delayed(fold_scores)(self, X, y_idx, train, test, scorer=scorer, stop=stop, sample_weight=sw)
+                for train, test in splits)
         if self.n_jobs not in (None, 1): compile_all()       # compiled once here, not once per worker at the same time
         folds = list(tqdm(Parallel(n_jobs=self.n_jobs, return_as="generator")(jobs), total=len(splits),
                           desc=name, unit="fold", disable=not self.verbose))

@@ -59,6 +59,7 @@ class IRLS:
     H: tuple           # its Cholesky factor
     grad: np.ndarray   # (|I| + 1,) ∇P_I
     step: np.ndarray   # (|I| + 1,) the Newton step ℋ⁻¹∇P_I
+    theta: np.ndarray  # (|I| + 1,) the point ϑ = (α̃_I, c) of the model
 
 def _cholesky(H):
     "Cholesky factor of a positive semi-definite ℋ, with the smallest diagonal jitter (from 1e-13 of its diagonal) that succeeds."
@@ -80,26 +81,26 @@ def irls_system(KI, KII, y, coef, c, C)->IRLS: # as `ivm_objective`
     H[:q, :q] += KII
     grad = np.r_[KII @ coef + s * (KI.T @ Cr), s * Cr.sum()]
     Hc = _cholesky(H)
-    return IRLS(f, r, w, H, Hc, grad, cho_solve(Hc, grad))
+    return IRLS(f, r, w, H, Hc, grad, cho_solve(Hc, grad), np.r_[coef, c])
 
 # %% ../nbs/05c_sparse_kernel_peers.ipynb #c-fwd
-def forward_values(KI, KII, y, coef, c, C, # the current import set, coefficients and intercept, as `ivm_objective`
+def forward_values(KI, KII, y, C, # the current import set, as `ivm_objective`
                    KL:np.ndarray,   # (m, |L|) the kernel columns of the candidates
                    K_IL:np.ndarray, # (|I|, |L|) their rows in I
                    dL:np.ndarray,   # (|L|,) K_ll
-                   S:IRLS,          # `irls_system` at the current point
-                   block:int=256,   # candidates per matrix product
+                   S:IRLS,          # `irls_system` at the current point (α̃_I, c)
                   )->tuple:         # (values (|L|,), parameters (|I| + 1, |L|) on I and c, new coefficients α̃_l (|L|,))
-    "$P_{\\mathcal I\\cup\\{l\\}}$ after one Newton step, for every candidate $l$, by the bordered system."
+    "$P_{\\mathcal I\\cup\\{l\\}}$ after one Newton step, for every candidate $l$, by the bordered system (256 candidates per matrix product)."
     m, q = KI.shape
-    theta0 = np.r_[coef, c] - S.step                                  # the Newton point on I alone
+    coef = S.theta[:q]
+    theta0 = S.theta - S.step                                         # the Newton point on I alone
     f0 = S.f - (KI @ S.step[:q] + S.step[q])
     a0 = theta0[:q]; Ka0 = KII @ a0; reg0 = 0.5 * a0 @ Ka0
     n = KL.shape[1]
     values, new, V_all = np.empty(n), np.empty(n), np.empty((q + 1, n))
     cs, Cw, Cr = (C, S.w, S.r) if np.ndim(C) == 0 else (1.0, C * S.w, C * S.r)   # per-point C: inside the sums
-    for s in range(0, n, block):
-        sl = slice(s, s + block)
+    for s in range(0, n, 256):
+        sl = slice(s, s + 256)
         Kl, Kil = KL[:, sl], K_IL[:, sl]
         WK = Cw[:, None] * Kl
         U = cs * np.r_[KI.T @ WK, WK.sum(axis=0)[None, :]]             # v_l = C Bᵀ𝒲K_:l + (K_Il; 0)
@@ -152,11 +153,11 @@ class IVMPath:
     n_steps: int           # additions and removals
 
 # %% ../nbs/05c_sparse_kernel_peers.ipynb #c-path-loop
-def removal_values(KI, KII, y, C, S:IRLS, coef, c)->tuple: # as `ivm_objective`; `irls_system` at (coef, c)
+def removal_values(KI, KII, y, C, S:IRLS)->tuple: # as `ivm_objective`; `irls_system` at the current point
     "$P_{\\mathcal I\\setminus\\{s\\}}$ after one Newton step for every import vector $s$ (§6): values (|I|,), parameters (|I| + 1, |I|)."
     m, q = KI.shape
     M = cho_solve(S.H, np.eye(q + 1))                                  # ℋ⁻¹
-    plus = np.r_[coef, c] - S.step                                    # the Newton point on I
+    plus = S.theta - S.step                                           # the Newton point on I
     Theta = plus[:, None] - M[:, :q] * (plus[:q] / np.diag(M)[:q])   # column s: the Newton point on I without s
     Theta[np.arange(q), np.arange(q)] = 0.0
     F = KI @ Theta[:q] + Theta[q]
@@ -192,7 +193,7 @@ def ivm_path(columns,        # columns(idx) -> K[:, idx], (m, len(idx))
         if deadline is not None and time.perf_counter() > deadline: status = "deadline"; break
         S = irls_system(KI, KII, y, coef, c, C)
         if backward and len(I) >= 2 and last is not None:                # §6: remove an import vector that costs little
-            vals, Theta = removal_values(KI, KII, y, C, S, coef, c)
+            vals, Theta = removal_values(KI, KII, y, C, S)
             vals[I.index(last)] = np.inf
             s = int(np.argmin(vals))
             if (vals[s] - value) / abs(value) < eps_back:
@@ -207,7 +208,7 @@ def ivm_path(columns,        # columns(idx) -> K[:, idx], (m, len(idx))
         if pool.size == 0: status = "all imported"; break
         cand = pool if n_add is None or n_add >= pool.size else np.sort(rng.choice(pool, n_add, replace=False))
         KL = columns(cand)
-        vals, thetas, new = forward_values(KI, KII, y, coef, c, C, KL, KL[I], diag[cand], S)
+        vals, thetas, new = forward_values(KI, KII, y, C, KL, KL[I], diag[cand], S)
         j = int(np.argmin(vals))
         if not vals[j] < value: status = "no descent"; break
         before = (list(I), KI, KII, coef, c, value)

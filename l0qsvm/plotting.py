@@ -34,18 +34,17 @@ def _class_colors(K:int)->list:
     return [cmap(i % cmap.N) for i in range(K)]
 
 # %% ../nbs/internals/10_plotting.ipynb #b19c3db9
-def _surface_grid(estimator, X, features, resolution, margin, fixed):
+def _surface_grid(estimator, X, features, resolution):
     "Grid for `plot_decision_surface`: (xx, yy, points to evaluate, fixed values of the other features or None)."
     X = np.asarray(X, dtype=float)
     i, j = features
     n_in = estimator.n_features_in_
     lo, hi = X[:, [i, j]].min(0), X[:, [i, j]].max(0)
-    pad = margin * np.where(hi > lo, hi - lo, 1.0)
+    pad = 0.05 * np.where(hi > lo, hi - lo, 1.0)                 # 5 % of the range on each side
     xx, yy = np.meshgrid(np.linspace(lo[0] - pad[0], hi[0] + pad[0], resolution),
                          np.linspace(lo[1] - pad[1], hi[1] + pad[1], resolution))
     if n_in == X.shape[1]:
-        base = X.mean(0) if fixed is None else np.asarray(fixed, dtype=float)
-        if base.shape != (n_in,): raise ValueError(f"fixed must have shape ({n_in},), got {base.shape}")
+        base = X.mean(0)
         points = np.tile(base, (xx.size, 1)); points[:, i], points[:, j] = xx.ravel(), yy.ravel()
         return xx, yy, points, (base if n_in > 2 else None)
     if n_in == 2: return xx, yy, np.c_[xx.ravel(), yy.ravel()], None
@@ -64,14 +63,10 @@ def plot_decision_surface(estimator, # fitted classifier (or Pipeline) on these 
                           X, # data (m, n): DataFrame or array
                           y, # labels (m,), drawn as coloured points
                           features=(0, 1), # the two columns of X on the axes
-                          *, ax=None, # Axes to draw into (default: a new figure)
-                          fill:bool=True, # shade the predicted class regions
-                          fixed=None, # (n,) values for the features not on the axes (default: column means of X)
+                          *, ax=None, # Axes to draw into (default: a new 6.4 × 4.8 in figure)
                           resolution:int=200, # grid points per axis
-                          margin:float=0.05, # padding around the data, as a fraction of its range
                           feature_names=None, # names of the columns of X (default: DataFrame columns, or x0, x1, ...)
-                          title=None, # axes title (default: estimator name, and what the other features are fixed to)
-                          figsize=(6.4, 4.8)
+                          title=None, # axes title (default: estimator name, and that the other features are at their means)
                          ): # matplotlib Figure
     "Data of two features with the learned surface $f = 0$ (each $f_s = 0$ with more than two classes) and the predicted regions."
     from matplotlib.lines import Line2D
@@ -80,18 +75,17 @@ def plot_decision_surface(estimator, # fitted classifier (or Pipeline) on these 
     names = (list(feature_names) if feature_names is not None else
              [str(c) for c in X.columns] if hasattr(X, "columns") else [f"x{j}" for j in range(Xa.shape[1])])
     i, j = features
-    xx, yy, points, base = _surface_grid(estimator, Xa, features, resolution, margin, fixed)
+    xx, yy, points, base = _surface_grid(estimator, Xa, features, resolution)
     grid = _as_input(estimator, points)
     D = np.asarray(estimator.decision_function(grid), dtype=float)
     classes = list(estimator.classes_); K = len(classes)
     pred = np.asarray(estimator.predict(grid))
     index = np.select([pred == c for c in classes], np.arange(K), -1).reshape(xx.shape)
     colors = _class_colors(K)
-    fig = _new_figure(figsize) if ax is None else None
+    fig = _new_figure((6.4, 4.8)) if ax is None else None
     if ax is None: ax = fig.add_subplot()
-    if fill:
-        ax.imshow(index, origin="lower", extent=(xx[0, 0], xx[0, -1], yy[0, 0], yy[-1, 0]), aspect="auto",
-                  cmap=ListedColormap(colors), vmin=-0.5, vmax=K - 0.5, alpha=0.22, interpolation="nearest")
+    ax.imshow(index, origin="lower", extent=(xx[0, 0], xx[0, -1], yy[0, 0], yy[-1, 0]), aspect="auto",
+              cmap=ListedColormap(colors), vmin=-0.5, vmax=K - 0.5, alpha=0.22, interpolation="nearest")
     handles = []
     if D.ndim == 1:
         ax.contour(xx, yy, D.reshape(xx.shape), levels=[0.0], colors="k", linewidths=1.8)
@@ -111,7 +105,7 @@ def plot_decision_surface(estimator, # fitted classifier (or Pipeline) on these 
     if title is None:
         final = _final(estimator)
         title = type(final).__name__ + (f" (k = {final.k})" if getattr(final, "k", None) is not None else "")
-        if base is not None: title += "\n(other features fixed at " + ("their means)" if fixed is None else "`fixed`)")
+        if base is not None: title += "\n(other features fixed at their means)"
     ax.set_title(title)
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", frameon=False)
     return _root(ax)

@@ -154,29 +154,26 @@ def correct_signs(s, # (d,) the sign pattern, corrected in place (its b block st
 def polish_l1_support(G, R, y, # G (d, d), features (m, d), labels ±1
                       C, lam:float, # loss weight and l1 weight
                       z, c, alpha, # the interior-point solution and its margin multipliers
-                      *, rtol:float=_L1_ZERO_RTOL, tol:float=1e-9, # zero threshold and SMO tolerance
-                      kkt_tol:float=_L1_KKT_TOL, # acceptance threshold of the optimality residual
-                      max_rounds:int=10, # active-set corrections of the sign pattern
-                      deadline=None # time.perf_counter() value at which SMO stops (the polish then fails)
+                      *, deadline=None # time.perf_counter() value at which SMO stops (the polish then fails)
                      )->tuple: # (z, c, alpha, polished: bool)
-    "Exact zeros for $\\ell_1$-QSVM: re-solve on a sign pattern with SMO, correcting it until the point is optimal."
+    "Exact zeros for $\\ell_1$-QSVM: re-solve on a sign pattern with SMO (to 1e-9), correcting it (at most 10 times) until the point is optimal to `_L1_KKT_TOL`."
     d = z.size; nw = d - n_features_from_params(d)
     F = lambda zz, cc: primal_objective(G, R, y, C, zz, cc, lam=lam)
-    s = np.where(np.abs(z) > rtol * max(np.abs(z).max(), np.finfo(float).tiny), np.sign(z), 0.0)
+    s = np.where(np.abs(z) > _L1_ZERO_RTOL * max(np.abs(z).max(), np.finfo(float).tiny), np.sign(z), 0.0)
     s[nw:] = 0.0
-    for _ in range(max_rounds):
+    for _ in range(10):
         S = np.flatnonzero(np.r_[s[:nw] != 0, np.ones(d - nw, bool)])   # the support: signed w entries and all of b
         spec = spectral_gram(G[np.ix_(S, S)], R[:, S], scale=True)
         dinv = shifted_inverse(spec)
         v = -lam * (spec.U.T @ s[S])                               # the role of rho u in P^h_rho
-        res = smo_solve(hinge_dual_Q(spec, y), -1.0 + y * (spec.RU @ (dinv * v)), y, C, tol=tol,
+        res = smo_solve(hinge_dual_Q(spec, y), -1.0 + y * (spec.RU @ (dinv * v)), y, C, tol=1e-9,
                         max_iter=smo_budget(*R.shape), deadline=deadline)
         if not res.converged: break                               # SMO crawls (badly scaled data) or out of time
         z_new = np.zeros(d); z_new[S] = spec.U @ (dinv * (spec.RU.T @ (y * res.alpha) + v))
-        if not correct_signs(s, z_new, G @ z_new - R.T @ (y * res.alpha), lam, kkt_tol): break
+        if not correct_signs(s, z_new, G @ z_new - R.T @ (y * res.alpha), lam, _L1_KKT_TOL): break
     if not res.converged: return z, c, alpha, False
     c_new = float(res.bias)
-    ok = (l1_optimality_residual(G, R, y, lam, z_new, res.alpha, C, c_new) <= kkt_tol
+    ok = (l1_optimality_residual(G, R, y, lam, z_new, res.alpha, C, c_new) <= _L1_KKT_TOL
           and F(z_new, c_new) <= F(z, c) + 1e-9 * max(abs(F(z, c)), 1.0))
     return (z_new, c_new, res.alpha, True) if ok else (z, c, alpha, False)
 
@@ -197,45 +194,43 @@ def _l1_weights(lam, d):
 
 def signed_support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
                        C, lam, # loss weight and l1 weight (scalar, or (d,) per entry)
-                       S, # the support (indices)
-                       s, # (d,) signs: the l1 term is sum_j lam_j s_j z_j on the support
+                       s, # (d,) signs: the l1 term is sum_j lam_j s_j z_j on the support S (the signed w entries and all of b)
                        *, alpha0=None, # SMO warm start
-                       tol:float=1e-10, # relative gap
-                       route:str="auto", # "ip", "smo" or "auto"
+                       tol:float=_L1_KKT_TOL, # optimality residual: above it, SMO tries again from the multipliers
                        deadline=None # time.perf_counter() value at which the solvers stop
-                      )->tuple: # (z_S, c, alpha, converged)
+                      )->tuple: # (z (d,), c, alpha, optimality residual)
     "The $\\ell_1$ model restricted to $\\mathcal S$ with its sign pattern fixed: $\\min \\tfrac12 z^\\top G_{\\mathcal S\\mathcal S}z + \\sum_j\\lambda_j s_j z_j + \\mathcal C\\sum_i\\xi_i$ (`support_fit` with a linear term), with $z$ stationary for its multipliers."
-    GS, RS, ls = G[np.ix_(S, S)], R[:, S], (_l1_weights(lam, G.shape[0]) * s)[S]
-    r = support_fit(G, R, y, C, S, lin=ls, alpha0=alpha0, tol=tol, route=route, deadline=deadline)
-    zS = np.linalg.lstsq(GS, RS.T @ (y * r.alpha) - ls, rcond=None)[0]   # stationary on S with the multipliers
-    F = lambda zz, cc=r.c: 0.5 * zz @ GS @ zz + ls @ zz + _loss_sum(RS @ zz, y, C, cc, "hinge")
-    if not F(zS) <= r.UB + 1e-7 * max(1.0, abs(r.UB)): zS = r.z          # degenerate: keep the solver's point
-    cS = best_intercept(RS @ zS, y, C)                                   # the exact intercept of z_S
-    return zS, (cS if F(zS, cS) <= F(zS) + 1e-12 * abs(F(zS)) else r.c), r.alpha, r.status in ("converged", "stalled")
+    d = G.shape[0]; nw = d - n_features_from_params(d); lamv = _l1_weights(lam, d)
+    S = np.flatnonzero(np.r_[s[:nw] != 0, np.ones(d - nw, bool)])
+    GS, RS, ls = G[np.ix_(S, S)], R[:, S], (lamv * s)[S]
+    F = lambda zz, cc: 0.5 * zz @ GS @ zz + ls @ zz + _loss_sum(RS @ zz, y, C, cc, "hinge")
+    best = None
+    for gap, route in ((1e-10, "auto"), (1e-8, "smo")):   # an interior point on an ill-conditioned G_SS can miss: SMO from its multipliers
+        r = support_fit(G, R, y, C, S, lin=ls, alpha0=alpha0, tol=gap, route=route, deadline=deadline)
+        zS = np.linalg.lstsq(GS, RS.T @ (y * r.alpha) - ls, rcond=None)[0]   # stationary on S with the multipliers
+        if not F(zS, r.c) <= r.UB + 1e-7 * max(1.0, abs(r.UB)): zS = r.z    # degenerate: keep the solver's point
+        cS = best_intercept(RS @ zS, y, C)                                   # the exact intercept of z_S
+        c = cS if F(zS, cS) <= F(zS, r.c) + 1e-12 * abs(F(zS, r.c)) else r.c
+        z = np.zeros(d); z[S] = zS
+        resid = l1_optimality_residual(G, R, y, lamv, z, r.alpha, C, c)
+        if best is None or resid < best[3]: best = (z, c, r.alpha, resid)
+        late = deadline is not None and time.perf_counter() >= deadline
+        if resid <= tol or len(S) <= _FEW_TERMS or late: break
+        alpha0 = r.alpha
+    return best
 
 def l1_active_set(G, R, y, C, lam, # the l1 model (lam scalar, or (d,) per entry)
                   s, # (d,) starting sign pattern (the b block is ignored: b is always free)
                   *, alpha0=None, # multipliers to warm-start the first fit
                   tol:float=_L1_KKT_TOL, # optimality residual to reach
-                  max_rounds:int=20, # corrections of the sign pattern
                   deadline=None # time.perf_counter() value at which to stop
                  )->tuple: # (z, c, alpha, residual, rounds)
-    "Correct the sign pattern until the $\\ell_1$ optimality conditions hold (exact zeros off the pattern)."
+    "Correct the sign pattern (at most 20 times) until the $\\ell_1$ optimality conditions hold (exact zeros off the pattern)."
     d = G.shape[0]; nw = d - n_features_from_params(d); lamv = _l1_weights(lam, d)
     s = np.array(s, dtype=float); s[nw:] = 0.0
     alpha, best = alpha0, None
-    for rounds in range(1, max_rounds + 1):
-        S = np.flatnonzero(np.r_[s[:nw] != 0, np.ones(d - nw, bool)])
-        zS, c, alpha, _ = signed_support_fit(G, R, y, C, lamv, S, s, alpha0=alpha, deadline=deadline)
-        z = np.zeros(d); z[S] = zS
-        resid = l1_optimality_residual(G, R, y, lamv, z, alpha, C, c)
-        late = deadline is not None and time.perf_counter() >= deadline
-        if resid > tol and len(S) > _FEW_TERMS and not late:   # an interior point on an ill-conditioned G_SS can miss
-            zS2, c2, alpha2, _ = signed_support_fit(G, R, y, C, lamv, S, s, alpha0=alpha, tol=1e-8, route="smo",
-                                                   deadline=deadline)   # stationarity: SMO from its multipliers
-            z2 = np.zeros(d); z2[S] = zS2
-            resid2 = l1_optimality_residual(G, R, y, lamv, z2, alpha2, C, c2)
-            if resid2 < resid: z, c, alpha, resid = z2, c2, alpha2, resid2
+    for rounds in range(1, 21):
+        z, c, alpha, resid = signed_support_fit(G, R, y, C, lamv, s, alpha0=alpha, tol=tol, deadline=deadline)
         g = G @ z - R.T @ (y * alpha)
         F = primal_objective(G, R, y, C, z, c) + lamv @ np.abs(z)
         if best is None or resid <= tol or F < best[0]: best = (F, z, c, alpha, resid)
@@ -338,8 +333,7 @@ def solve_l1qsvm(G, R, y, # G (d, d), features (m, d), labels ±1
         cap, why, by_time = cvxopt_budget(m + 2 * d - n_features_from_params(d) + 1, deadline)
         if not cap: cause += f"; the cvxopt route was not started: {why}"
         else:
-            ref = _l1qsvm_cvxopt(G, R, y, C, lam, tol=1e-9, max_iter=cap, ridge=1e-12, polish=True, deadline=deadline,
-                                 capped=why)
+            ref = _l1qsvm_cvxopt(G, R, y, C, lam, tol=1e-9, max_iter=cap, deadline=deadline, capped=why)
             if ref.converged or ref.objective < F:
                 if not ref.converged: ref.cause = f"{cause}; then {ref.cause}"
                 ref.n_iter += int(n_iter)
@@ -358,9 +352,7 @@ def fit_l1qsvm(X, # data (m, n), float64
                lam=1.0, # l1 weight on hvec(W) (not on b, not on c)
                *, tol:float=1e-9, # cvxopt abstol = reltol = feastol; active set: the optimality residual (at least 1e-8)
                max_iter=None, # cvxopt iteration cap (None: 200)
-               ridge:float=1e-12, # cvxopt: ridge on the (Jacobi-scaled) z block (needed only for singular G)
-               polish:bool=True, # cvxopt: exact zeros by `polish_l1_support` (kept only when it passes the optimality check)
-               solver:str="active-set", # "active-set" (ADMM or QSVM signs, then an active set; the cvxopt route if it cannot certify) or "cvxopt" (the reference)
+               solver:str="active-set", # "active-set" (ADMM or QSVM signs, then an active set; the cvxopt route if it cannot certify) or "cvxopt" (the reference, polished by `polish_l1_support`)
                deadline=None, # time.perf_counter() value at which every solver stops (cvxopt: the polish is skipped)
                sample_weight=None # varpi (m,): G_varpi and the box C varpi_i; zero weights remove points
               )->QuadraticFit:
@@ -376,12 +368,11 @@ def fit_l1qsvm(X, # data (m, n), float64
         if solver == "cvxopt":
             cap, why, _ = cvxopt_budget(R.shape[0] + 2 * R.shape[1] - X.shape[1] + 1, deadline, max_iter or 200)
             if not cap: raise ValueError(f"L1QSVM with solver='cvxopt': {why}. Use solver='active-set', or raise max_time.")
-            return in_weight_units(_l1qsvm_cvxopt(G, R, y, C, lam, tol=tol, max_iter=cap, ridge=ridge, polish=polish,
-                                                  deadline=deadline, capped=why), s)
+            return in_weight_units(_l1qsvm_cvxopt(G, R, y, C, lam, tol=tol, max_iter=cap, deadline=deadline, capped=why), s)
         return in_weight_units(solve_l1qsvm(G, R, y, C, lam, tol=max(tol, 1e-8), deadline=deadline), s)
 
-def _l1qsvm_cvxopt(G, R, y, C, lam, *, tol, max_iter, ridge, polish, deadline, capped="")->QuadraticFit:
-    "The reference route of `fit_l1qsvm`: the split QP by cvxopt (equilibrated), then the support polish (`capped`: why `max_iter` is below the default, from `cvxopt_budget`)."
+def _l1qsvm_interior_point(G, R, y, C, lam, tol, max_iter)->tuple: # (z, c, alpha, cvxopt's solution)
+    "The split QP by cvxopt's interior point (equilibrated, a ridge of 1e-12 on the split variables), before any polish; cvxopt's errors propagate."
     m, d = R.shape
     n = n_features_from_params(d)
     nw = d - n
@@ -390,29 +381,31 @@ def _l1qsvm_cvxopt(G, R, y, C, lam, *, tol, max_iter, ridge, polish, deadline, c
     g = np.diag(T.T @ G @ T); S = np.where(g > 0, 1.0 / np.sqrt(np.where(g > 0, g, 1.0)), 1.0)
     T = T * S                                      # exact rescaling of the split variables: unit diagonal in P
     nv = 2*nw + n; N = nv + 1 + m
-    P = np.zeros((N, N)); P[:nv, :nv] = T.T @ G @ T + ridge * np.eye(nv)
+    P = np.zeros((N, N)); P[:nv, :nv] = T.T @ G @ T + 1e-12 * np.eye(nv)
     q = np.zeros(N); q[:2*nw] = lam * S[:2*nw]; q[nv+1:] = C
     YRT = (y[:, None] * R) @ T
     Gi = np.vstack([np.hstack([-YRT, -y[:, None], -np.eye(m)]),
                     np.hstack([np.zeros((m, nv + 1)), -np.eye(m)]),
                     np.hstack([-np.eye(2*nw), np.zeros((2*nw, n + 1 + m))])])
     h = np.concatenate([-np.ones(m), np.zeros(m + 2*nw)])
-    try:
-        sol = solvers.qp(cvxopt.matrix(P), cvxopt.matrix(q), cvxopt.matrix(Gi), cvxopt.matrix(h),
-                         options=dict(show_progress=False, abstol=tol, reltol=tol, feastol=tol, maxiters=max_iter or 200))
+    sol = solvers.qp(cvxopt.matrix(P), cvxopt.matrix(q), cvxopt.matrix(Gi), cvxopt.matrix(h),
+                     options=dict(show_progress=False, abstol=tol, reltol=tol, feastol=tol, maxiters=max_iter))
+    x = np.array(sol["x"]).ravel()
+    return T @ x[:nv], float(x[nv]), np.array(sol["z"]).ravel()[:m], sol
+
+def _l1qsvm_cvxopt(G, R, y, C, lam, *, tol, max_iter, deadline, capped="")->QuadraticFit:
+    "The reference route of `fit_l1qsvm`: the split QP by cvxopt, then the support polish (`capped`: why `max_iter` is below the default, from `cvxopt_budget`)."
+    try: z, c, alpha, sol = _l1qsvm_interior_point(G, R, y, C, lam, tol, max_iter or 200)
     except (ValueError, ArithmeticError) as e:      # e.g. "Rank(A) < p": a singular KKT system on degenerate data
-        return QuadraticFit(*constant_classifier(G, R, y, C, lam=lam), 0, False, np.inf, alpha=np.zeros(m),
+        return QuadraticFit(*constant_classifier(G, R, y, C, lam=lam), 0, False, np.inf, alpha=np.zeros(R.shape[0]),
                             status="failed", cause=f"cvxopt's interior point failed ({e}); the best constant classifier "
                                                    "is returned")
-    x = np.array(sol["x"]).ravel()
-    z, c = T @ x[:nv], float(x[nv])
-    alpha = np.array(sol["z"]).ravel()[:m]
     converged = sol["status"] == "optimal"
     gap = float(sol["relative gap"] or 0.0)
     cap = max_iter or 200
     at_cap = sol["iterations"] >= cap
     out_of_time = (deadline is not None and time.perf_counter() >= deadline) or bool(at_cap and capped)
-    if polish and not out_of_time:                 # safe whatever cvxopt's status: kept only if it certifies optimality
+    if not out_of_time:                            # safe whatever cvxopt's status: kept only if it certifies optimality
         z, c, alpha, polished = polish_l1_support(G, R, y, C, lam, z, c, alpha, deadline=deadline)
         converged = converged or polished
     F = primal_objective(G, R, y, C, z, c, lam=lam)

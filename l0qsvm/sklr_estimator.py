@@ -88,13 +88,13 @@ def default_box_gap(C:float, # loss weight
     scale = C if kmax <= 0 else min(C, 1.0 / (m * kmax))
     return float(max(1e-6 * scale, max(1e-16 / tol, 2e-15) * C))
 
-def dropped_shift(X, y, alpha, box, kernel="rbf", gamma=1.0, degree=3, coef0=1.0, K=None, block:int=2048)->float:
-    "$\\max_i\\lvert\\eta\\sum_{j\\in\\mathcal D}y_jK(x_i, x_j)\\rvert$: how far dropping the points at $\\alpha_j\\le\\eta$ moves $f$ on the training points."
+def dropped_shift(X, y, alpha, box, kernel="rbf", gamma=1.0, degree=3, coef0=1.0, K=None)->float:
+    "$\\max_i\\lvert\\eta\\sum_{j\\in\\mathcal D}y_jK(x_i, x_j)\\rvert$: how far dropping the points at $\\alpha_j\\le\\eta$ moves $f$ on the training points (without `K`: 2048 rows of the kernel at a time)."
     D = alpha <= box
     if not D.any(): return 0.0
     if K is not None: return float(np.abs(K[:, D] @ (box * y[D])).max())
-    return max(float(np.abs(kernel_matrix(X[s:s + block], X[D], kernel, gamma, degree, coef0) @ (box * y[D])).max())
-               for s in range(0, X.shape[0], block))
+    return max(float(np.abs(kernel_matrix(X[s:s + 2048], X[D], kernel, gamma, degree, coef0) @ (box * y[D])).max())
+               for s in range(0, X.shape[0], 2048))
 
 # %% ../nbs/05a_sklr_estimator.ipynb #proba-code
 PROBA_FOLDS = 5      # the folds of the cross-validation that fits the slope of predict_proba (SVC's LIBSVM also uses 5)

@@ -59,8 +59,7 @@ def test_ivm_forward_step_is_the_brute_force_step(seed):
     coef, c = 0.2 * rng.standard_normal(len(I)), float(rng.normal())
     cand = np.setdiff1d(np.arange(50), I)
     S = irls_system(K[:, I], K[np.ix_(I, I)], y, coef, c, C)
-    vals, thetas, new = forward_values(K[:, I], K[np.ix_(I, I)], y, coef, c, C, K[:, cand], K[np.ix_(I, cand)],
-                                       np.diag(K)[cand], S)
+    vals, thetas, new = forward_values(K[:, I], K[np.ix_(I, I)], y, C, K[:, cand], K[np.ix_(I, cand)], np.diag(K)[cand], S)
     brute = []
     for l in cand:
         J = I + [int(l)]
