@@ -25,6 +25,7 @@ import sys, json, time, warnings
 import numpy as np
 warnings.simplefilter("ignore")
 from sklearn.preprocessing import StandardScaler
+import l0qsvm
 from l0qsvm import load_dataset, fit_l0qsvm
 b = load_dataset(sys.argv[1])
 X = StandardScaler().fit_transform(np.asarray(b.data, float)); y = np.asarray(b.target)
@@ -37,15 +38,21 @@ for k in sorted({5, 10, 20, 2 * n}):
         swap = getattr(f, "swap", None)
         cert = bool(f.certificate["passed"]) and (bool(swap.get("passed", True)) if isinstance(swap, dict) else True)
         rows.append(dict(k=k, C=C, t=float(np.median(ts)), obj=float(f.objective), cert=cert))
+print(l0qsvm.__file__)
 print(json.dumps(rows))
 '''
 DATASETS = "sonar,ionosphere,wdbc,heart,pima,australian,german,banknote"
 
 
 def run_cells(tree, cache, name):
+    """The cells of one data set, fitted by the package in `tree` (run outside the repository: `python -c` puts the working
+    folder first on sys.path, before PYTHONPATH, so a run from the repository's root would import its package instead)."""
     env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=str(cache), MPLBACKEND="Agg")
-    out = subprocess.run([sys.executable, "-c", CELLS, name], env=env, capture_output=True, text=True, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    out = subprocess.run([sys.executable, "-c", CELLS, name], env=env, capture_output=True, text=True, check=True,
+                         cwd=Path(cache).parent).stdout.strip().splitlines()
+    where = Path(out[-2]).resolve()
+    if Path(tree).resolve() not in where.parents: raise RuntimeError(f"the cells imported {where}, not the package in {tree}")
+    return json.loads(out[-1])
 
 
 def main():
