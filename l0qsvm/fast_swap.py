@@ -11,8 +11,6 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-from scipy.linalg.blas import dtrmm
-from scipy.linalg.lapack import dtrtri
 
 from numba import njit
 
@@ -29,12 +27,28 @@ _LADDER = (1e-3, 1e-5, 1e-7, 1e-9)   # the violations a support fit's SMO runs t
 _CONDITION = 1e-7     # SMO answers on a support only where G_SS's Cholesky diagonal spans less than 1 / _CONDITION
 
 # %% ../nbs/internals/06ai_fast_swap_search.ipynb #e02b35a8
-def _tri_inv(L # (q, q) lower triangular, non-singular
-            )->np.ndarray: # L^-1 (lower triangular)
-    "The inverse of a Cholesky factor, by LAPACK's dtrtri (a singular factor raises LinAlgError, as cholesky does)."
-    Li, info = dtrtri(L, lower=1)
-    if info != 0: raise np.linalg.LinAlgError(f"singular triangular factor (dtrtri info {info})")
-    return np.tril(Li)
+@njit(cache=True)
+def _chol_inv(M, A):
+    "(L^-1, r): L L^T = M_AA by Cholesky, L^-1 by substitution, r = min/max of L's diagonal (r = 0: M_AA not positive definite)."
+    k = A.size
+    L, Li = np.zeros((k, k)), np.zeros((k, k))
+    for j in range(k):                                    # column by column: L_jj, then the column below it
+        t = M[A[j], A[j]]
+        for l in range(j): t -= L[j, l] * L[j, l]
+        if not t > 0.0: return Li, 0.0
+        L[j, j] = np.sqrt(t)
+        for i in range(j + 1, k):
+            t = M[A[i], A[j]]
+            for l in range(j): t -= L[i, l] * L[j, l]
+            L[i, j] = t / L[j, j]
+    lo, hi = np.inf, 0.0
+    for j in range(k):                                    # L Li = I, column j of Li by forward substitution
+        Li[j, j] = 1.0 / L[j, j]; lo = min(lo, L[j, j]); hi = max(hi, L[j, j])
+        for i in range(j + 1, k):
+            t = 0.0
+            for l in range(j, i): t -= L[i, l] * Li[l, j]
+            Li[i, j] = t / L[i, i]
+    return Li, lo / hi if k > 0 else 1.0
 
 @njit(cache=True)
 def _swap_tables(TT, BT, diagM, Pd):
@@ -53,6 +67,26 @@ def _swap_tables(TT, BT, diagM, Pd):
             e = s[j] + Ti[j] * t
             Di[j] = e; Xi[j] = t; Vi[j] = not (e > lim[j])
     return den, TtP, void
+
+@njit(cache=True)
+def _tables(M, A, Linv):
+    "(ok, P, BT, TtP, den, void): the bound tables of the support A of M, from L^-1 (ok: M_AA P = I to 1e-6)."
+    k, d = A.size, M.shape[0]
+    BT = np.empty((k, d))
+    for r in range(k): BT[r] = M[A[r]]                    # M_{A:}, rows contiguous
+    P = np.ascontiguousarray(Linv.T) @ Linv               # (L L^T)^-1
+    ok = True
+    for r in range(k):                                    # M_AA P - I: a nearly singular M_AA fails it (and NaN)
+        for q in range(k):
+            t = -1.0 if r == q else 0.0
+            for l in range(k): t += BT[r, A[l]] * P[l, q]
+            if not abs(t) < 1e-6: ok = False
+    Pd = np.diag(P).copy()
+    if ok:
+        den, TtP, void = _swap_tables(P @ BT, BT, np.diag(M).copy(), Pd)   # T^T = P M_{A:}
+    else:
+        den, TtP, void = np.full((k, d), np.nan), np.full((k, d), np.nan), np.ones((k, d), np.bool_)
+    return ok, P, Pd, BT, TtP, den, void
 
 class _Tables(NamedTuple):
     "The alpha-independent part of the bounds of a support A, as the compiled code reads it."
@@ -183,6 +217,22 @@ def _question(S, Q, dl, u, v, upd, below, above, tol, polish, cap):
     for r in range(k): quad += t_[r] * t_[r]
     return dec, steps, gap, asum - 0.5 * (quad - ua * ua + va * va)
 
+@njit(cache=True)
+def _dual_parts(R, y, A, Linv, lin):
+    "(R_A, V_A, diag Q_A, w, p): V_A = Y R_A L^-T, Q_A = V_A V_A^T, w = L^-1 l, the dual's linear term p = -1 - V_A w."
+    m, k = R.shape[0], A.size
+    RA = np.empty((m, k))
+    for t in range(m):
+        for r in range(k): RA[t, r] = R[t, A[r]]
+    VA = RA @ np.ascontiguousarray(Linv.T)
+    w = Linv @ lin
+    dA, p = np.empty(m), np.empty(m)
+    for t in range(m):
+        a, b = 0.0, 0.0
+        for r in range(k): VA[t, r] *= y[t]; a += VA[t, r] * VA[t, r]; b += VA[t, r] * w[r]
+        dA[t] = a; p[t] = -1.0 - b
+    return RA, VA, dA, w, p
+
 class SupportDual:
     "The dual of the hinge model restricted to a support $\\mathcal A$, on smo.py's engine: $Q_{\\mathcal A} = V_{\\mathcal A}V_{\\mathcal A}^\\top$ as a `LowRankQ`, whose `update` turns it into the matrix of a support one swap away."
     def __init__(self, G, R, y, # G (d, d), features (m, d), labels ±1
@@ -191,21 +241,16 @@ class SupportDual:
                  alpha, # feasible multipliers: every question starts from them
                  Linv=None, # the inverse of G_AA's Cholesky factor, if at hand (`SwapBounds.Linv`)
                  lin=None): # (k,) a linear term l of the primal, l^T z_A (a whole fit only: no question, no update)
-        self.A = A = np.asarray(A); m = R.shape[0]
+        self.A = A = np.asarray(A, dtype=np.int64); m = R.shape[0]
         if Linv is None:                                  # (raises LinAlgError where SMO would crawl: see below)
-            L = np.linalg.cholesky(G[np.ix_(A, A)])
-            dg = np.diag(L)
-            if not dg.min(initial=1.0) > _CONDITION * dg.max(initial=0.0): raise np.linalg.LinAlgError("G_AA ill-conditioned")
-            Linv = _tri_inv(L)
-        self.Linv = Linv
-        self.R, self.y, self.RA = R, y, np.ascontiguousarray(R[:, A])
-        self.VA = dtrmm(1.0, self.Linv, self.RA.T, lower=1).T * y[:, None]   # Y R_A L^-T (L^-1 triangular: half a product)
+            Linv, ratio = _chol_inv(G, A)
+            if not ratio > _CONDITION: raise np.linalg.LinAlgError("G_AA singular or ill-conditioned")
+        self.Linv, self.R, self.y = Linv, R, y
+        self.lin = np.zeros(A.size) if lin is None else np.asarray(lin, dtype=np.float64)
+        self.RA, self.VA, self.dA, self.w, p = _dual_parts(R, y, A, Linv, self.lin)
         self.Q = LowRankQ(self.VA); self.cols = self.Q._columns()
         self.C = np.array(np.broadcast_to(np.asarray(C, dtype=np.float64), (m,)))   # (writable: one signature)
-        self.dA = np.einsum("ij,ij->i", self.VA, self.VA)
-        self.lin = np.zeros(A.size) if lin is None else np.asarray(lin, dtype=np.float64)
-        self.w = self.Linv @ self.lin                     # the dual's linear part is -1 - V_A w
-        self.S = _new_state(self.cols.perm, -1.0 - self.VA @ self.w, y, np.zeros(m), self.C, np.asarray(alpha, float), self.dA, self.C)
+        self.S = _new_state(self.cols.perm, p, y, np.zeros(m), self.C, np.asarray(alpha, float), self.dA, self.C)
         self.restart(alpha)
     def restart(self, alpha): # (m,) feasible multipliers
         "Questions start from `alpha` from now on."

@@ -24,7 +24,7 @@ from .subproblems import _EIG_RCOND, best_intercept, exact_intercept, primal_obj
 from .hinge_solvers import (smo_budget, solver_route, _FEW_TERMS, blas_threads, weighted_problem, in_weight_units,
                                   budgeted_features)
 from .qsvm import squared_moments
-from .fast_swap import (_POLISH, _tri_inv, _Tables, _swap_tables, _bound_parts, _lb_fill, _EVERY,
+from .fast_swap import (_POLISH, _chol_inv, _tables, _Tables, _swap_tables, _bound_parts, _lb_fill, _EVERY,
                               SupportFit, SupportDual, _point_of, support_fit, _rty_at, _ask_loop, _squared_parts)
 
 # %% ../nbs/06a_swap.ipynb #d9a1e7e4
@@ -43,20 +43,13 @@ class SwapBounds:
                  A, # the support, k sorted indices
                  null=None, # `null_terms(M)`, if at hand
                  Linv=None): # the inverse of M_AA's Cholesky factor, if at hand (`SupportDual.Linv`)
-        self.A = A = np.asarray(A)
-        BT = np.ascontiguousarray(M[A])                   # M_{A:} = (M_{:A})^T, rows contiguous
-        MA = BT[:, A]
-        with np.errstate(all="ignore"):
-            try: self.Linv = _tri_inv(np.linalg.cholesky(MA)) if Linv is None else Linv; P = self.Linv.T @ self.Linv   # (L L^T)^-1
-            except np.linalg.LinAlgError: self.Linv, P = None, np.full_like(MA, np.nan)
-        self.ok = bool(np.all(np.isfinite(P))) and np.abs(MA @ P - np.eye(A.size)).max(initial=0.0) < 1e-6
-        k, d = BT.shape
-        Pd = np.ascontiguousarray(np.diag(P))
-        if self.ok: den, TtP, void = _swap_tables(P @ BT, BT, np.ascontiguousarray(np.diag(M)), Pd)   # T^T = P M_{A:}
-        else: den, TtP, void = np.full((k, d), np.nan), np.full((k, d), np.nan), np.ones((k, d), np.bool_)
-        inA = np.zeros(d, np.bool_); inA[A] = True
-        self.t = _Tables(np.ascontiguousarray(P), Pd, BT, TtP, den, void, null_terms(M) if null is None else null, inA,
-                         np.ascontiguousarray(A, dtype=np.int64))
+        self.A = A = np.asarray(A, dtype=np.int64)
+        ratio = 1.0
+        if Linv is None: Linv, ratio = _chol_inv(M, A)    # (ratio 0: M_AA is not positive definite)
+        ok, P, Pd, BT, TtP, den, void = _tables(M, A, Linv)   # (not ok: M_AA singular, no claim on any swap)
+        inA = np.zeros(M.shape[0], np.bool_); inA[A] = True
+        self.ok, self.Linv = bool(ok), Linv if ratio > 0 else None
+        self.t = _Tables(P, Pd, BT, TtP, den, void, null_terms(M) if null is None else null, inA, A)
         self.P, self.BT, self.den, self.void, self.inA, self.null = P, BT, den, void, inA, self.t.null
     def lb_at(self, v, # (d,) R^T Y alpha (hinge) or 2C R~^T y~ (squared)
               asum:float, # sum(alpha) (hinge) or C ||y~||^2 (squared)
@@ -291,7 +284,7 @@ class _Search:
     def _x0(self):
         "The current point (z, c) on all terms: the interior point's warm start."
         if self.cur is None or self.cur.z is None: return None
-        x0 = np.r_[np.zeros(self.d), self.cur.c]; x0[self.A] = self.cur.z
+        x0 = np.zeros(self.d + 1); x0[self.A] = self.cur.z; x0[-1] = self.cur.c
         return x0
     def fit(self, alpha0=None, tol=None):
         "A fit of A (on A's dual where SMO answers), warm from alpha0 and the current point: one fit of the count."
