@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['fit_qsvm', 'SquaredSystem', 'squared_moments', 'squared_system', 'solve_squared_subproblem', 'fit_lsqsvm',
-           'l1_optimality_residual', 'correct_signs', 'polish_l1_support', 'signed_support_fit', 'l1_active_set',
+           'l1_optimality_residual', 'correct_signs', 'signed_support_fit', 'l1_active_set', 'polish_l1_support',
            'L1ADMM', 'l1_certificate', 'solve_l1qsvm', 'fit_l1qsvm']
 
 # %% ../nbs/04c_qsvm.ipynb #qsvm-imports
@@ -19,8 +19,8 @@ from .features import quadratic_features, gram_matrix, n_features_from_params
 from .features import check_labels
 from .smo import smo_solve, LowRankQ
 from .subproblems import (QuadraticFit, primal_objective, best_intercept, spectral_gram, cached_eigh, sparse_Ut,
-                                shifted_inverse, _loss_sum, _EIG_RCOND)
-from .hinge_solvers import (hinge_dual_Q, solve_hinge_ip, smo_budget, choose_route, solve_hinge,
+                                _loss_sum, _EIG_RCOND)
+from .hinge_solvers import (solve_hinge_ip, smo_budget, choose_route, solve_hinge,
                                   blas_threads, weighted_problem, in_weight_units, budgeted_features, _hinge_cause, _FEW_TERMS,
                                   _L1_CHOL_FLOPS, _L1_COST, cvxopt_budget, column_scales)
 from .checks import constant_classifier, constant_fallback, WORSE_THAN_CONSTANT
@@ -151,40 +151,6 @@ def correct_signs(s, # (d,) the sign pattern, corrected in place (its b block st
     s[entering] = -np.sign(g[entering])
     return bool(flipped.size or entering.size)
 
-def polish_l1_support(G, R, y, # G (d, d), features (m, d), labels ±1
-                      C, lam:float, # loss weight and l1 weight
-                      z, c, alpha, # the interior-point solution and its margin multipliers
-                      *, deadline=None # time.perf_counter() value at which SMO stops (the polish then fails)
-                     )->tuple: # (z, c, alpha, polished: bool)
-    "Exact zeros for $\\ell_1$-QSVM: re-solve on a sign pattern with SMO (to 1e-9), correcting it (at most 10 times) until the point is optimal to `_L1_KKT_TOL`."
-    d = z.size; nw = d - n_features_from_params(d)
-    F = lambda zz, cc: primal_objective(G, R, y, C, zz, cc, lam=lam)
-    s = np.where(np.abs(z) > _L1_ZERO_RTOL * max(np.abs(z).max(), np.finfo(float).tiny), np.sign(z), 0.0)
-    s[nw:] = 0.0
-    for _ in range(10):
-        S = np.flatnonzero(np.r_[s[:nw] != 0, np.ones(d - nw, bool)])   # the support: signed w entries and all of b
-        spec = spectral_gram(G[np.ix_(S, S)], R[:, S], scale=True)
-        dinv = shifted_inverse(spec)
-        v = -lam * (spec.U.T @ s[S])                               # the role of rho u in P^h_rho
-        res = smo_solve(hinge_dual_Q(spec, y), -1.0 + y * (spec.RU @ (dinv * v)), y, C, tol=1e-9,
-                        max_iter=smo_budget(*R.shape), deadline=deadline)
-        if not res.converged: break                               # SMO crawls (badly scaled data) or out of time
-        z_new = np.zeros(d); z_new[S] = spec.U @ (dinv * (spec.RU.T @ (y * res.alpha) + v))
-        if not correct_signs(s, z_new, G @ z_new - R.T @ (y * res.alpha), lam, _L1_KKT_TOL): break
-    if not res.converged: return z, c, alpha, False
-    c_new = float(res.bias)
-    ok = (l1_optimality_residual(G, R, y, lam, z_new, res.alpha, C, c_new) <= _L1_KKT_TOL
-          and F(z_new, c_new) <= F(z, c) + 1e-9 * max(abs(F(z, c)), 1.0))
-    return (z_new, c_new, res.alpha, True) if ok else (z, c, alpha, False)
-
-# %% ../nbs/04c_qsvm.ipynb #dbd1b0c6
-from scipy.linalg import solve_triangular
-from scipy.optimize import linprog
-
-# %% ../nbs/04c_qsvm.ipynb #5855195a
-_L1_RHO = 0.1           # ADMM penalty: gamma_j = _L1_RHO * (G_jj + C ||R_j||^2)
-_L1_TALL_RATIO = 20     # m >= _L1_TALL_RATIO * (d + 1): the active set starts from the QSVM's signs, rounds by interior point
-
 def _l1_weights(lam, d):
     "The l1 weights per entry of z: lam (scalar or (d,)) on the w block, 0 on the b block."
     nw = d - n_features_from_params(d)
@@ -237,6 +203,29 @@ def l1_active_set(G, R, y, C, lam, # the l1 model (lam scalar, or (d,) per entry
         if resid <= tol or (deadline is not None and time.perf_counter() >= deadline): break
         if not correct_signs(s, z, g, lamv, tol): break
     return (*best[1:], rounds)                      # the certified point, else the lowest objective seen
+
+def polish_l1_support(G, R, y, # G (d, d), features (m, d), labels ±1
+                      C, lam:float, # loss weight and l1 weight
+                      z, c, alpha, # the interior-point solution and its margin multipliers
+                      *, deadline=None # time.perf_counter() value at which the active set stops (the polish then fails)
+                     )->tuple: # (z, c, alpha, polished: bool)
+    "Exact zeros for $\\ell_1$-QSVM: the active set (`l1_active_set`) from the sign pattern of the interior point's clear nonzeros, kept where it is optimal to `_L1_KKT_TOL` and no worse."
+    d = z.size; nw = d - n_features_from_params(d)
+    F = lambda zz, cc: primal_objective(G, R, y, C, zz, cc, lam=lam)
+    s = np.where(np.abs(z) > _L1_ZERO_RTOL * max(np.abs(z).max(), np.finfo(float).tiny), np.sign(z), 0.0)
+    s[nw:] = 0.0
+    z_new, c_new, a_new, resid, _ = l1_active_set(G, R, y, C, lam, s, alpha0=alpha, deadline=deadline)
+    ok = resid <= _L1_KKT_TOL and F(z_new, c_new) <= F(z, c) + 1e-9 * max(abs(F(z, c)), 1.0)
+    return (z_new, c_new, a_new, True) if ok else (z, c, alpha, False)
+
+# %% ../nbs/04c_qsvm.ipynb #dbd1b0c6
+from scipy.linalg import solve_triangular
+from scipy.optimize import linprog
+
+# %% ../nbs/04c_qsvm.ipynb #5855195a
+_L1_RHO = 0.1           # ADMM penalty: gamma_j = _L1_RHO * (G_jj + C ||R_j||^2)
+_L1_TALL_RATIO = 20     # m >= _L1_TALL_RATIO * (d + 1): the active set starts from the QSVM's signs, rounds by interior point
+
 
 class L1ADMM:
     "ADMM for $\\ell_1$-QSVM (above); `run(n_stable)` continues until the sign pattern of $x$ holds for `n_stable` iterations."
