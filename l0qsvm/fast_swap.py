@@ -75,12 +75,14 @@ def _tables(M, A, Linv):
     BT = np.empty((k, d))
     for r in range(k): BT[r] = M[A[r]]                    # M_{A:}, rows contiguous
     P = np.ascontiguousarray(Linv.T) @ Linv               # (L L^T)^-1
+    MA = np.empty((k, k))
+    for r in range(k):
+        for q in range(k): MA[r, q] = BT[r, A[q]]
+    E = MA @ P                                            # M_AA P = I: a nearly singular M_AA fails it (and NaN)
     ok = True
-    for r in range(k):                                    # M_AA P - I: a nearly singular M_AA fails it (and NaN)
+    for r in range(k):
         for q in range(k):
-            t = -1.0 if r == q else 0.0
-            for l in range(k): t += BT[r, A[l]] * P[l, q]
-            if not abs(t) < 1e-6: ok = False
+            if not abs(E[r, q] - (1.0 if r == q else 0.0)) < 1e-6: ok = False
     Pd = np.diag(P).copy()
     if ok:
         den, TtP, void = _swap_tables(P @ BT, BT, np.diag(M).copy(), Pd)   # T^T = P M_{A:}
