@@ -14,8 +14,7 @@ import numpy as np
 
 from numba import njit
 
-from .smo import (_BRACKET_EVERY, TAU, LowRankQ, _new_state, _solve, _CTL_ACTIVE, _CTL_TO_SHRINK, _CTL_UNSHRUNK,
-                        _CTL_SHRINK_EVERY, _CLK_UPDATE)
+from .smo import _BRACKET_EVERY, TAU, LowRankQ, _new_state, _solve
 from .subproblems import _loss_sum, best_intercept, _EIG_RCOND
 from .hinge_solvers import _chol_solve, smo_budget, solve_hinge_ip, solver_route, _IP_ANSWER
 
@@ -195,15 +194,15 @@ def _question(S, Q, dl, u, v, upd, below, above, tol, polish, cap):
             Gdiag[p] = dA[t] - u[t] * u[t] + v[t] * v[t]
         else:
             Galpha[p] = gA[t]; Gdiag[p] = dA[t]             # (no G_bar: a low-rank Q rebuilds its gradient, 03_smo §6)
-    Q.clock[_CLK_UPDATE] = 1 if upd else 0
+    Q.clock[0].update = 1 if upd else 0
     asked = below > -np.inf or above < np.inf
-    S.ctl[_CTL_ACTIVE] = m; S.ctl[_CTL_UNSHRUNK] = 0; S.ctl[_CTL_SHRINK_EVERY] = _SHRINK_EVERY
-    S.ctl[_CTL_TO_SHRINK] = 1                             # a fit shrinks at once (it starts near its optimum); a
+    S.ctl[0].active = m; S.ctl[0].unshrunk = 0; S.ctl[0].shrink_every = _SHRINK_EVERY
+    S.ctl[0].to_shrink = 1                             # a fit shrinks at once (it starts near its optimum); a
     no = m < 0                                            # (a runtime boolean: a constant would compile _solve again)
     bracket = np.array([below, above, float(_BRACKET_EVERY) if asked else 0.0])   # question needs every variable
     steps, gap, done, dec = _solve(S, Q, no, not asked, tol, TAU, cap, bracket)   # for its bracket
     if dec == 1 and polish > 0.0:                         # accepted: its multipliers nearly solve the new support
-        S.ctl[_CTL_TO_SHRINK] = 1                         # (near the optimum: shrink at once)
+        S.ctl[0].to_shrink = 1                         # (near the optimum: shrink at once)
         bracket[2] = 0.0
         more, gap, done, _ = _solve(S, Q, no, not no, polish, TAU, max(cap - steps, 0), bracket)
         steps += more

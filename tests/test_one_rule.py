@@ -3,7 +3,7 @@
 * the best constant classifier (`checks.constant_fallback`): one tolerance, one phrase in `cause`, whichever fit stopped;
 * the Lu-Zhang phrase (`penalty.lu_zhang_cause`), the ℓ1 sign correction (`qsvm.correct_signs`), the column balancing
   (`hinge_solvers.column_scales`), the primal z-step (`hinge_solvers.solve_hinge_primal`);
-* the compiled SMO's control state read and written through named indices (`smo._CTL_*`, `smo._CLK_*`).
+* the compiled SMO's control state read and written through named fields (the records `smo.CONTROL`, `smo.CLOCK`).
 """
 import numpy as np
 import pytest
@@ -88,17 +88,15 @@ def test_primal_z_step_is_solve_hinge_primal(cancer):
 
 
 def test_smo_control_state_names():
-    "The named indices of SMOState.ctl and ColumnCache.clock cover each array once, and name what a solve counts."
+    "SMOState.ctl and ColumnCache.clock are records with named fields (smo.CONTROL, smo.CLOCK) that count what a solve does."
     from l0qsvm import smo
-    ctl = {n: v for n, v in vars(smo).items() if n.startswith("_CTL_")}
-    clk = {n: v for n, v in vars(smo).items() if n.startswith("_CLK_")}
-    assert sorted(ctl.values()) == list(range(6)) and sorted(clk.values()) == list(range(7))
     rng = np.random.default_rng(3)
     X = rng.standard_normal((200, 2)); y = np.where(X[:, 0] + 0.3 * rng.standard_normal(200) > 0, 1.0, -1.0)
     Q = smo.KernelQ(X, y, gamma=0.5)
-    smo.smo_solve(Q, -np.ones(200), y, 1.0, tol=1e-6)
+    res = smo.smo_solve(Q, -np.ones(200), y, 1.0, tol=1e-6)
     c = Q._columns().clock
-    assert Q.cache_stats() == dict(requests=int(c[smo._CLK_REQUESTS]), misses=int(c[smo._CLK_MISSES]),
-                                   hit_rate=1 - c[smo._CLK_MISSES] / max(c[smo._CLK_REQUESTS], 1),
-                                   kernel_values=int(c[smo._CLK_KERNEL_VALUES]))
-    assert c[smo._CLK_TIME] == c[smo._CLK_REQUESTS] > 0 and c[smo._CLK_UPDATE] == 0
+    assert c.dtype == smo.CLOCK and c.shape == (1,) and smo.CONTROL.names[0] == "active"
+    c = c[0]
+    assert Q.cache_stats() == dict(requests=int(c["requests"]), misses=int(c["misses"]),
+                                   hit_rate=1 - c["misses"] / max(c["requests"], 1), kernel_values=int(c["kernel_values"]))
+    assert c["time"] == c["requests"] > res.n_iter and c["update"] == 0 and 0 < c["slots"] <= 200

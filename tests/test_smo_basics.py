@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from sklearn.metrics.pairwise import rbf_kernel
 
-from l0qsvm.smo import KernelQ, LowRankQ, klr_dual_solve, max_violation, smo_solve, _CLK_SLOTS
+from l0qsvm.smo import KernelQ, LowRankQ, klr_dual_solve, max_violation, smo_solve
 from l0qsvm.smo_basics import kkt_gap, plain_smo, second_order_pair
 
 
@@ -77,7 +77,7 @@ def test_solver_order_and_cache_rows(seed):
     cache = op._columns()
     o = cache.perm
     np.testing.assert_array_equal(np.sort(o), np.arange(m))
-    for r in range(cache.clock[_CLK_SLOTS]):
+    for r in range(cache.clock[0]["slots"]):
         j, L = cache.owner[r], cache.length[r]
         assert cache.slot_of[j] == r
         np.testing.assert_allclose(cache.buf[r, :L], Q[o[j], o[:L]], atol=1e-14)

@@ -174,7 +174,7 @@ GROUPS = [
         S(r"$\bar g$", r"the part of $Q\alpha$ that comes from variables at a bound (LIBSVM's `G_bar`)", "`G_bar`", "03_smo",
           r"\\bar\s*\{?g"),
         S(r"$\bar m$, $\pi$", r"the number of active variables, in positions $0,\dots,\bar m - 1$ (LIBSVM's `active_size`); the "
-          r"solver order: position $t$ holds variable $\pi(t)$", "`S.ctl[_CTL_ACTIVE]`, `Q.perm`", "03_smo", r"\\bar\s*\{?m",
+          r"solver order: position $t$ holds variable $\pi(t)$", "`S.ctl[0].active`, `Q.perm`", "03_smo", r"\\bar\s*\{?m",
           r"\\pi" + E),
         S(r"$V$", r"a factor of a low-rank $Q = VV^\top$", "`hinge_dual_matrix(..., factor=True)`, `LowRankQ`", "04_subproblems", L + "V" + E),
         S(r"$\Phi^\star(\lambda)$", r"the optimal value of the S-KLR dual at $\lambda$", "`SMOResult.obj`", "05_sklr",
