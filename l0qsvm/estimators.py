@@ -293,7 +293,7 @@ class L1QSVM(QuadraticSurfaceClassifier):
     lam : float, default=1.0
         Weight $\\lambda \\ge 0$ ($\\mathcal C_1$ in the paper) of the $\\ell_1$ penalty on the entries of $W$.
     solver : {"active-set", "cvxopt"}, default="active-set"
-        "active-set": a first guess of the sign pattern of $W$ (ADMM, or the QSVM's signs when $m \\ge 20(d + 1)$),
+        "active-set": a first guess of the sign pattern of $W$ (ADMM, or the QSVM's signs when $m \\ge 100(d + 1)$),
         then an active set that re-solves the model on the signed support (SMO or a small interior point) and
         corrects the pattern until the $\\ell_1$ optimality conditions hold (`l0qsvm.qsvm.solve_l1qsvm`); exact
         zeros, and robust to badly scaled features. "cvxopt": the reference, cvxopt's interior point on the split QP,
@@ -406,7 +406,7 @@ class L0QSVM(QuadraticSurfaceClassifier):
         Re-solve the convex model on the selected support at the end (kept only if it lowers the objective).
         With `refine="swap"` the swap search does this anyway.
     refine : {"swap"} or None, default="swap"
-        "swap": the start is the k terms a screen ranks first (hinge loss, k <= 15), or Algorithm 1
+        "swap": the start is the k terms a screen ranks first (hinge loss, k <= 15 or m >= 100 (k + 1)), or Algorithm 1
         run on the terms the screen ranks first and stopped once its support settles (larger k); then terms are
         exchanged between the support and its complement while the objective drops, until no single swap lowers it
         by more than a relative 1e-5 (`l0qsvm.swap.SWAP_RTOL`), which `swap_certificate_` certifies. None: Algorithm 1

@@ -24,7 +24,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 from tqdm.auto import tqdm
 
-from .hinge_solvers import _single_blas_thread
+from .hinge_solvers import _single_blas_thread, _BLAS_SMALL
 from .multiclass import check_no_booleans, encode_labels, ovr_decision, ovr_predict, ovr_targets
 from .checks import check_feature_scales, fit_deadline, _loss_weights
 from .sklr import nll
@@ -370,15 +370,13 @@ def kernel_diagonal(X, kernel="rbf", gamma=1.0, degree=3, coef0=1.0)->np.ndarray
     if kernel == "linear": return sq
     return (gamma * sq + coef0) ** degree if kernel == "poly" else np.tanh(gamma * sq + coef0)
 
-_KERNEL_BLAS_SMALL = 10_000 ** 2   # fits with m² <= this run BLAS on one thread (the rule of `blas_threads`, K in place of R)
-
 def _one_blas_thread(fit):
     "Run `fit` with one BLAS thread when the kernel matrix is small, where threads only contend."
     @functools.wraps(fit)
     def wrapper(self, X, y, sample_weight=None):
         try: m = len(X)
         except TypeError: m = 0                  # sparse or odd input: validation reports it
-        if m * m > _KERNEL_BLAS_SMALL: return fit(self, X, y, sample_weight)
+        if m * m > _BLAS_SMALL: return fit(self, X, y, sample_weight)   # (the rule of `blas_threads`, K in place of R)
         with _single_blas_thread(): return fit(self, X, y, sample_weight)   # shared with overlapping fits (`blas_threads`)
     return wrapper
 

@@ -20,7 +20,7 @@ from .features import check_labels
 from .smo import smo_solve, LowRankQ
 from .subproblems import (QuadraticFit, primal_objective, best_intercept, spectral_gram, cached_eigh, sparse_Ut,
                                 _loss_sum, _EIG_RCOND)
-from .hinge_solvers import (solve_hinge_ip, smo_budget, choose_route, solve_hinge,
+from .hinge_solvers import (solve_hinge_ip, smo_budget, choose_route, solver_route, solve_hinge,
                                   blas_threads, weighted_problem, in_weight_units, budgeted_features, _hinge_cause, _FEW_TERMS,
                                   _L1_CHOL_FLOPS, _L1_COST, cvxopt_budget, column_scales)
 from .checks import constant_classifier, constant_fallback, WORSE_THAN_CONSTANT
@@ -224,7 +224,6 @@ from scipy.optimize import linprog
 
 # %% ../nbs/04c_qsvm.ipynb #5855195a
 _L1_RHO = 0.1           # ADMM penalty: gamma_j = _L1_RHO * (G_jj + C ||R_j||^2)
-_L1_TALL_RATIO = 20     # m >= _L1_TALL_RATIO * (d + 1): the active set starts from the QSVM's signs, rounds by interior point
 
 
 class L1ADMM:
@@ -290,7 +289,7 @@ def solve_l1qsvm(G, R, y, # G (d, d), features (m, d), labels ±1
     T = column_scales(G, R, C)                     # z = z~ / T: balanced columns
     Gt, Rt, lamt = G / T[:, None] / T[None, :], R / T, _l1_weights(lam, d) / T
     late = lambda: deadline is not None and time.perf_counter() >= deadline
-    if m >= _L1_TALL_RATIO * (d + 1):
+    if solver_route(m, d) == "ip":                # tall data: the active set starts from the QSVM's signs
         qsvm = solve_hinge_ip(Rt, y, C, Gt, tol=1e-8, deadline=deadline)
         if late():                                 # max_time spent on the QSVM: its point, uncertified (no further pass over R)
             zt, c, alpha, rounds = qsvm.w, qsvm.c, qsvm.alpha, 0

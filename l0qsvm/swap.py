@@ -21,7 +21,7 @@ from .penalty import _check_arguments, lu_zhang_certificate, lu_zhang_cause, pen
 from .checks import constant_fallback, WORSE_THAN_CONSTANT
 from .features import check_labels
 from .subproblems import _EIG_RCOND, best_intercept, exact_intercept, primal_objective, QuadraticFit
-from .hinge_solvers import (smo_budget, solver_route, _FEW_TERMS, blas_threads, weighted_problem, in_weight_units,
+from .hinge_solvers import (smo_budget, solver_route, blas_threads, weighted_problem, in_weight_units,
                                   budgeted_features)
 from .qsvm import squared_moments
 from .fast_swap import (_POLISH, _chol_inv, _tables, _Tables, _swap_tables, _bound_parts, _lb_fill, _EVERY,
@@ -500,7 +500,7 @@ def swap_refined_fit(G, R, y, # G (d, d), features (m, d), labels ±1
                      route:str="auto", # hinge solver route: "smo", "ip" or "auto"
                      deadline=None, # time.perf_counter() value at which to stop
                      start_from:str=None, # "screen" or "algorithm1" (None: the screen where the swaps' fits take the interior
-                                     # point, hinge loss and k <= 15 terms; Algorithm 1 otherwise; "screen" with a hierarchy)
+                                     # point, hinge loss and k <= 15 terms or tall data; Algorithm 1 otherwise; "screen" with a hierarchy)
                      hierarchy=None, # None, "weak" or "strong": the support respects it (`hierarchical_screen`, `swap_refine`)
                      **pd_args # the other arguments of penalty_decomposition (rho0, beta, eps_inner, ...)
                     )->QuadraticFit:
@@ -510,7 +510,8 @@ def swap_refined_fit(G, R, y, # G (d, d), features (m, d), labels ±1
     if _check_hierarchy(hierarchy) is not None and start_from not in (None, "screen"):
         raise ValueError(f"start_from must be 'screen' with hierarchy={hierarchy!r} (Algorithm 1's u-step would need a "
                          f"projection onto hierarchical supports, see hierarchical_screen), got {start_from!r}")
-    if start_from is None: start_from = "screen" if hierarchy is not None or loss == "hinge" and k <= _FEW_TERMS else "algorithm1"
+    if start_from is None:                                        # the screen where the swaps' fits take the interior point
+        start_from = "screen" if hierarchy is not None or loss == "hinge" and solver_route(R.shape[0], k, True, True) == "ip" else "algorithm1"
     if start_from not in ("screen", "algorithm1"):
         raise ValueError(f"start_from must be 'screen' or 'algorithm1', got {start_from!r}")
     if start_from == "screen":                                    # small k: the screen is the start (no z-step at all)
