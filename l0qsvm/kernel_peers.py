@@ -4,8 +4,8 @@
 
 # %% auto #0
 __all__ = ['ivm_objective', 'IRLS', 'irls_system', 'forward_values', 'newton_polish', 'IVMPath', 'removal_values', 'ivm_path',
-           'l12_objective', 'half_threshold', 'lipschitz_bound', 'k_sparse_level', 'L12Result', 'l12_solve',
-           'kernel_diagonal', 'IVM', 'L12KLR']
+           'l12_objective', 'half_threshold', 'lipschitz_bound', 'k_sparse_level', 'L12Result', 'l12_solve', 'IVM',
+           'L12KLR']
 
 # %% ../nbs/05c_sparse_kernel_peers.ipynb #c-imports
 import functools
@@ -164,7 +164,6 @@ def removal_values(KI, KII, y, C, S:IRLS)->tuple: # as `ivm_objective`; `irls_sy
     return 0.5 * np.einsum("ij,ij->j", Theta[:q], KII @ Theta[:q]) + _weighted_sum(C, nll(-y[:, None] * F)), Theta
 
 def ivm_path(columns,        # columns(idx) -> K[:, idx], (m, len(idx))
-             diag,           # (m,) the diagonal of K
              y,              # (m,) labels ±1
              C,              # loss weight: a float, or (m,) per point (C times its sample and class weights)
              *,
@@ -176,7 +175,7 @@ def ivm_path(columns,        # columns(idx) -> K[:, idx], (m, len(idx))
              eps_back:float=1e-3, # remove an import vector if that raises P by at most eps_back (relative)
              rng=None,       # numpy Generator for the candidate draws
              deadline=None,  # time.perf_counter() value at which to stop
-             polish:bool=True, tol:float=1e-10, # Newton to the minimum of P_I at the end
+             tol:float=1e-10, # the final polish: Newton to the minimum of P_I, to this decrement
              callback=None,  # callback(|I|, P) after each import
             )->IVMPath:
     "The import vector machine for one binary problem: greedy forward selection with one Newton step per candidate."
@@ -207,13 +206,13 @@ def ivm_path(columns,        # columns(idx) -> K[:, idx], (m, len(idx))
         pool = np.setdiff1d(np.arange(m), np.array(I + sorted(tabu), dtype=int))
         if pool.size == 0: status = "all imported"; break
         cand = pool if n_add is None or n_add >= pool.size else np.sort(rng.choice(pool, n_add, replace=False))
-        KL = columns(cand)
-        vals, thetas, new = forward_values(KI, KII, y, C, KL, KL[I], diag[cand], S)
+        KL = columns(cand); dL = KL[cand, np.arange(cand.size)]          # K_ll: entry l of column l
+        vals, thetas, new = forward_values(KI, KII, y, C, KL, KL[I], dL, S)
         j = int(np.argmin(vals))
         if not vals[j] < value: status = "no descent"; break
         before = (list(I), KI, KII, coef, c, value)
         l = int(cand[j])
-        KII = np.block([[KII, KL[I, j][:, None]], [KL[I, j][None, :], np.array([[diag[l]]])]])
+        KII = np.block([[KII, KL[I, j][:, None]], [KL[I, j][None, :], np.array([[dL[j]]])]])
         KI = np.c_[KI, KL[:, j]]; I.append(l)
         coef, c, value = np.r_[thetas[:-1, j], new[j]], float(thetas[-1, j]), float(vals[j])
         hist.append(value); path.append(("add", l, value)); last = l; steps += 1
@@ -222,7 +221,7 @@ def ivm_path(columns,        # columns(idx) -> K[:, idx], (m, len(idx))
         if q > 3 and q >= delta_k and abs(value - hist[-1 - delta_k]) / abs(value) < eps:
             I, KI, KII, coef, c, value = before                           # converged: drop the last point added
             path.append(("drop last", l, value)); break
-    if polish and status != "deadline":
+    if status != "deadline":
         coef, c, value, _ = newton_polish(KI, KII, y, coef, c, C, tol=tol)
         path.append(("polish", -1, value))
     return IVMPath(I, np.asarray(coef, dtype=float), float(c), float(value), path, status, steps)
@@ -363,13 +362,6 @@ def l12_solve(K, y,               # (m, m) kernel matrix, (m,) labels ±1
     return L12Result(coef if s is None else s * coef, c, np.array(hist), it, status, lam_mu, h)
 
 # %% ../nbs/05c_sparse_kernel_peers.ipynb #c-base
-def kernel_diagonal(X, kernel="rbf", gamma=1.0, degree=3, coef0=1.0)->np.ndarray: # data (m, n), a string kernel
-    "$K(x_i, x_i)$ for every row of `X`, without the matrix."
-    if kernel == "rbf": return np.ones(X.shape[0])
-    sq = np.einsum("ij,ij->i", X, X)
-    if kernel == "linear": return sq
-    return (gamma * sq + coef0) ** degree if kernel == "poly" else np.tanh(gamma * sq + coef0)
-
 def _one_blas_thread(fit):
     "Run `fit` with one BLAS thread when the kernel matrix is small, where threads only contend."
     @functools.wraps(fit)
@@ -575,13 +567,13 @@ class IVM(_KernelExpansion):
         self.verbose = verbose
 
     def _columns(self, X):
-        "(columns(idx) -> K[:, idx], the diagonal of K): the whole matrix when it fits in `cache_size` MB."
+        "columns(idx) -> K[:, idx]: from the whole matrix when it fits in `cache_size` MB."
         m = X.shape[0]
         if callable(self.kernel) or 8.0 * m * m <= self.cache_size * 2 ** 20:
             K = self._kernel(X, X)
             if not np.all(np.isfinite(K)): raise ValueError("the kernel returned NaN or inf")
-            return (lambda idx: K[:, idx]), np.diag(K).copy()
-        return (lambda idx: self._kernel(X, X[idx])), kernel_diagonal(X, self.kernel, self.gamma_, self.degree, self.coef0)
+            return lambda idx: K[:, idx]
+        return lambda idx: self._kernel(X, X[idx])
 
     @_fit_context(prefer_skip_nested_validation=True)
     @_one_blas_thread
@@ -608,14 +600,14 @@ class IVM(_KernelExpansion):
         rng = check_random_state(self.random_state)
         Xf = X if u is None else X[rows]                                # the points of positive weight
         Cs = self.C if u is None else self.C * u[rows]                 # the loss weight of each point
-        columns, diag = self._columns(Xf)
+        columns = self._columns(Xf)
         coefs, intercepts, runs = [], [], []
         for s in tqdm(range(len(Y)), desc="IVM", unit="surface", disable=not self.verbose):
             bar = tqdm(desc=f"imports, surface {s}", unit="point", leave=False) if self.verbose else None
             def progress(n, value):
                 bar.update(n - bar.n); bar.set_postfix(objective=f"{value:.4g}")
             try:
-                r = ivm_path(columns, diag, Y[s][rows], Cs, n_add=self.n_add, eps=self.eps, delta_k=self.delta_k,
+                r = ivm_path(columns, Y[s][rows], Cs, n_add=self.n_add, eps=self.eps, delta_k=self.delta_k,
                              max_import=self.max_import, backward=self.backward, eps_back=self.eps_back,
                              rng=np.random.default_rng(rng.randint(2 ** 31)), deadline=deadline, tol=self.tol,
                              callback=progress if bar is not None else None)

@@ -8,7 +8,6 @@ __all__ = ['UP', 'LOW', 'CONTROL', 'DENSE', 'LINEAR', 'RBF', 'POLY', 'SIGMOID', 
 
 # %% ../nbs/03_smo.ipynb #e01fe42b
 import time
-import warnings
 from dataclasses import dataclass
 from numbers import Real
 from typing import NamedTuple
@@ -702,7 +701,7 @@ _BLOCK = 1 << 22     # entries of Q computed between two looks at the clock whil
 _GRACE = 1.0         # seconds the final gradient refresh may take once the deadline has passed
 _CHUNK_SECONDS = 0.05 # with a deadline: steps between two looks at the clock grow while a chunk takes less than this
 
-def _run(src, p, y, lo, hi, alpha, Cent, entropy, shrinking, tol, max_iter, callback, tau, deadline=None, every=1000,
+def _run(src, p, y, lo, hi, alpha, Cent, entropy, shrinking, tol, max_iter, callback, deadline=None, every=1000,
          bracket=_NO_BRACKET):
     "Drive `_solve` (in chunks of `every` steps when there is a callback or a deadline); returns (α, ∇Φ, E, n_iter, gap, status)."
     m = len(y)
@@ -740,7 +739,7 @@ def _run(src, p, y, lo, hi, alpha, Cent, entropy, shrinking, tol, max_iter, call
     n_iter, fresh, n_refresh, late, decided = 0, True, 0, False, False
     while True:
         t0 = time.perf_counter()
-        steps, gap, done, decided = _solve(S, Q, entropy, shrinking, tol, tau, min(chunk, max_iter - n_iter), bracket)
+        steps, gap, done, decided = _solve(S, Q, entropy, shrinking, tol, TAU, min(chunk, max_iter - n_iter), bracket)
         if deadline is not None and chunk < every and time.perf_counter() - t0 < _CHUNK_SECONDS: chunk = min(every, 2 * chunk)
         n_iter += steps
         fresh = fresh and steps == 0
@@ -758,7 +757,7 @@ def _run(src, p, y, lo, hi, alpha, Cent, entropy, shrinking, tol, max_iter, call
         else: refresh()
         fresh = True; n_refresh += 1                 # drop the rounding drift of the incremental updates
         if not done:                                 # out of steps or time: report the fresh gradient's gap
-            _, gap, done, _ = _solve(S, Q, entropy, False, tol, tau, 0, _NO_BRACKET)
+            _, gap, done, _ = _solve(S, Q, entropy, False, tol, TAU, 0, _NO_BRACKET)
             break
     alpha_out, G, E = original(S.alpha), original(S.G), original(S.E)
     if fresh and isinstance(src, _CachedColumns):    # G is fresh here: remember Qα and G_bar for a warm start
@@ -777,7 +776,6 @@ def smo_solve(Q,                # (m, m) array, LowRankQ or KernelQ
               max_iter=None,    # step limit, default max(10⁷, 100 m)
               callback=None,    # callback(n_iter, gap), called every 1000 steps
               shrinking=True,   # shrink the active set (LIBSVM's heuristic; same solution, faster)
-              tau=TAU,          # curvature floor of WSS3
               deadline=None,    # time.perf_counter() value at which to stop, converged or not (None: no time limit)
               bracket=None,     # (below, above): stop once P(α, c) < below or D(α) >= above (§9; None: no such stop)
              )->SMOResult:
@@ -792,8 +790,8 @@ def smo_solve(Q,                # (m, m) array, LowRankQ or KernelQ
     alpha = np.zeros(m) if alpha0 is None else _check_start(alpha0, y, lo, hi)
     if alpha0 is None and isinstance(Q, LowRankQ): Q.fill()   # a cold solve asks for most columns: all at once (§5)
     stop = _NO_BRACKET if bracket is None else _check_bracket(bracket)
-    alpha, g, E, n_iter, gap, status = _run(src, p, y, lo, hi, alpha, hi, False, shrinking, tol, max_iter, callback, tau,
-                                            deadline, bracket=stop)
+    alpha, g, E, n_iter, gap, status = _run(src, p, y, lo, hi, alpha, hi, False, shrinking, tol, max_iter, callback, deadline,
+                                            bracket=stop)
     if not np.isfinite(gap): return SMOResult(alpha, 0.0, np.nan, gap, n_iter, False, status)   # no gradient yet
     return SMOResult(alpha, dual_bias(alpha, g, y, lo, hi), float(0.5 * alpha @ (g + p)), gap, n_iter, status == "converged", status)
 
@@ -824,15 +822,9 @@ def klr_dual_solve(Q,               # (m, m) array, LowRankQ or KernelQ (Q_ij = 
                    max_iter=None,   # step limit, default max(10⁷, 100 m)
                    callback=None,   # callback(n_iter, gap), called every 1000 steps
                    shrinking=True,  # shrink the active set (same solution, faster)
-                   tau=TAU,         # curvature floor of WSS3 (unused in practice: h > 0)
                    deadline=None,   # time.perf_counter() value at which to stop, converged or not (None: no time limit)
-                   gamma=None,      # deprecated name of `box_gap`
                   )->SMOResult:
     "Solve the S-KLR dual $\\min \\tfrac12\\alpha^\\top Q\\alpha - \\lambda\\sum\\alpha_i + \\sum C\\,H(\\alpha_i/C)$ s.t. $y^\\top\\alpha=0$, $\\eta\\le\\alpha\\le C-\\eta$."
-    if gamma is not None:
-        if box_gap is not None: raise ValueError("give box_gap only (gamma is its deprecated name)")
-        warnings.warn("klr_dual_solve(gamma=...) is deprecated: the box gap is now called box_gap", DeprecationWarning, stacklevel=2)
-        box_gap = gamma
     y = np.asarray(y, dtype=np.float64)
     if y.ndim != 1: raise ValueError(f"y must be 1-D, got shape {y.shape}")
     m = y.shape[0]
@@ -844,7 +836,7 @@ def klr_dual_solve(Q,               # (m, m) array, LowRankQ or KernelQ (Q_ij = 
     max_iter = _check_iter(tol, max_iter, m)
     alpha = _entropy_start(y, lo, hi) if alpha0 is None else _check_start(alpha0, y, lo, hi)
     p = np.full(m, -float(lam))
-    alpha, g, E, n_iter, gap, status = _run(src, p, y, lo, hi, alpha, C, True, shrinking, tol, max_iter, callback, tau, deadline)
+    alpha, g, E, n_iter, gap, status = _run(src, p, y, lo, hi, alpha, C, True, shrinking, tol, max_iter, callback, deadline)
     if not np.isfinite(gap): return SMOResult(alpha, 0.0, np.nan, gap, n_iter, False, status)   # no gradient yet
     obj = 0.5 * alpha @ (g - E + p) + _entropy_value(alpha, C)
     return SMOResult(alpha, dual_bias(alpha, g, y, lo, hi), float(obj), gap, n_iter, status == "converged", status)

@@ -72,8 +72,7 @@ def qsvm_primal_cvxopt(G, R, y, # G (d, d), features R (m, d), labels ±1 (m,)
                        *, loss:str="hinge", # "hinge" or "squared"
                        rho:float=0.0, u=None, # penalty (rho/2)||z - u||^2
                        lam:float=0.0,  # l1 weight on hvec(W) (epigraph variables t)
-                       tol:float=1e-10, # cvxopt abstol = reltol = feastol
-                       ridge:float=1e-10 # relative ridge on z, needed by cvxopt when G is singular
+                       tol:float=1e-10 # cvxopt abstol = reltol = feastol
                       )->tuple: # (z, c, F(z, c))
     "Reference solve of the primal $(z, c, \\xi[, t])$ with cvxopt (used for checks only)."
     m, d = R.shape
@@ -81,7 +80,7 @@ def qsvm_primal_cvxopt(G, R, y, # G (d, d), features R (m, d), labels ±1 (m,)
     u = np.zeros(d) if u is None else np.asarray(u, dtype=float)
     N = d + 1 + m + nt
     P = np.zeros((N, N)); q = np.zeros(N)
-    P[:d, :d] = G + (rho + ridge * max(np.trace(G), 1.0) / d) * np.eye(d)
+    P[:d, :d] = G + (rho + 1e-10 * max(np.trace(G), 1.0) / d) * np.eye(d)   # the ridge cvxopt needs when G is singular
     q[:d] = -rho * u
     YR = y[:, None] * R
     if loss == "hinge":

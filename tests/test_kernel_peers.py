@@ -1,7 +1,8 @@
 """`IVM` and `L12KLR` (notebook `05c_sparse_kernel_peers`): scikit-learn's common estimator checks, one pytest test per
 check, and the facts the notebook derives, on seeded random problems.
 
-IVM: with every point imported it reaches KLR's optimum (against `KLR`'s SMO, an independent solver); the bordered
+IVM: with every point imported it reaches KLR's optimum (against `KLR`'s SMO, an independent solver; RBF and polynomial
+kernels, the diagonal entries read from the candidates' columns); the bordered
 (Sherman-Morrison-Woodbury) evaluation of the candidates equals a brute-force Newton step built from scratch and picks
 the same point; the objective never increases along the forward path. ℓ1/2-KLR: the half-thresholding operator is
 the minimiser of its 1-D problem and equals skglm's `prox_05` (λμ = 2u); the iteration decreases its objective
@@ -44,11 +45,22 @@ def _problem(seed, m=50):
 @pytest.mark.parametrize("seed", range(6))
 def test_ivm_all_imported_is_klr(seed):
     X, y, K, C = _problem(seed, m=40)
-    run = ivm_path(lambda idx: K[:, idx], np.diag(K).copy(), y, C, eps=0.0)
+    run = ivm_path(lambda idx: K[:, idx], y, C, eps=0.0)
     assert sorted(run.imports) == list(range(40))
     gamma = float(-np.log(K[0, 1]) / np.sum((X[0] - X[1]) ** 2))
     klr = KLR(C, gamma=gamma, tol=1e-10).fit(X, y)
     np.testing.assert_allclose(run.objective, -klr.objective_[0], rtol=1e-6)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_ivm_reads_each_kernel_diagonal_entry_from_its_column(seed):
+    "A quadratic kernel on 3 features (diagonal not 1, rank 10): K_ll read from column l, the path reaches KLR's optimum."
+    X, y, _, C = _problem(300 + seed, m=40)
+    K = (0.5 * X @ X.T + 1.0) ** 2
+    run = ivm_path(lambda idx: K[:, idx], y, C, eps=0.0)
+    assert run.status == "no descent" and len(run.imports) == np.linalg.matrix_rank(K) == 10   # 10 columns span K
+    klr = KLR(C, kernel="poly", gamma=0.5, degree=2, coef0=1.0, tol=1e-10).fit(X, y)
+    np.testing.assert_allclose(run.objective, -klr.objective_[0], rtol=1e-9)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -73,7 +85,7 @@ def test_ivm_forward_step_is_the_brute_force_step(seed):
 @pytest.mark.parametrize("seed", range(4))
 def test_ivm_objective_never_increases(seed):
     X, y, K, C = _problem(200 + seed, m=80)
-    run = ivm_path(lambda idx: K[:, idx], np.ones(80), y, C)
+    run = ivm_path(lambda idx: K[:, idx], y, C)
     forward = [v for e, _, v in run.path if e in ("start", "add")]
     assert np.all(np.diff(forward) < 0) and run.objective <= forward[-2] * (1 + 1e-12)
 

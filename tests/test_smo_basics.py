@@ -2,15 +2,14 @@
 bookkeeping of the compiled engine's solver order (swaps, cache rows, float32 columns).
 
 Same objective on seeded random problems (RBF, linear, low-rank and dense Q; scalar and vector C; both rules of the
-plain version), the solver order a permutation whose cached columns stay equal to Q, and the S-KLR box-gap alias.
+plain version), the solver order a permutation whose cached columns stay equal to Q.
 """
-import warnings
 
 import numpy as np
 import pytest
 from sklearn.metrics.pairwise import rbf_kernel
 
-from l0qsvm.smo import KernelQ, LowRankQ, klr_dual_solve, max_violation, smo_solve
+from l0qsvm.smo import KernelQ, LowRankQ, max_violation, smo_solve
 from l0qsvm.smo_basics import kkt_gap, plain_smo, second_order_pair
 
 
@@ -94,19 +93,3 @@ def test_float32_columns_close_to_float64():
     r32 = smo_solve(KernelQ(X, y, gamma=0.5, dtype=np.float32), -np.ones(800), y, 10.0, tol=1e-3)
     assert r32.converged and abs(r32.obj - r64.obj) <= 1e-5 * abs(r64.obj)
     with pytest.raises(ValueError, match="dtype"): KernelQ(X, y, dtype=np.int64)
-
-
-def test_klr_box_gap_alias():
-    "klr_dual_solve(gamma=...) is the deprecated name of box_gap: same result, a DeprecationWarning."
-    rng = np.random.default_rng(0)
-    X = rng.standard_normal((30, 2)); y = np.where(X[:, 0] > 0, 1.0, -1.0)
-    op = KernelQ(X, y, gamma=0.5)
-    new = klr_dual_solve(op, y, 2.0, 0.5, box_gap=1e-4)
-    with pytest.warns(DeprecationWarning, match="box_gap"):
-        old = klr_dual_solve(op, y, 2.0, 0.5, gamma=1e-4)
-    assert old.obj == new.obj
-    with pytest.raises(ValueError, match="box_gap only"):
-        klr_dual_solve(op, y, 2.0, 0.5, gamma=1e-4, box_gap=1e-4)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        klr_dual_solve(op, y, 2.0, 0.5)                       # the default warns nothing
