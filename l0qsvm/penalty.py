@@ -81,9 +81,8 @@ def lu_zhang_certificate(G, R, y, # G (d, d), features (m, d), labels ±1
                          z, c, # the k-sparse point
                          L, # index set with |L| = k containing supp(z)
                          mult, # multipliers: alpha (hinge) or mu (squared)
-                         loss:str="hinge", # "hinge" or "squared"
-                         tol:float=_CERT_TOL # pass/fail threshold
-                        )->dict: # {'residuals': {...}, 'tol', 'support', 'passed'}
+                         loss:str="hinge" # "hinge" or "squared"
+                        )->dict: # {'residuals': {...}, 'tol' (_CERT_TOL, the pass/fail threshold), 'support', 'passed'}
     "Scaled residuals of the Lu-Zhang conditions of Section 3.3 at $(z, c)$ with multipliers `mult`."
     L = np.asarray(L); Lc = np.setdiff1d(np.arange(z.size), L)
     f = R @ z + c
@@ -98,7 +97,7 @@ def lu_zhang_certificate(G, R, y, # G (d, d), features (m, d), labels ±1
         res["complementarity"] = float(max((mult * np.maximum(0.0, y * f - 1.0)).max(), ((C - mult) * xi).max()) / Cmax)
     else:
         res["multiplier"] = float(np.abs(mult - 2 * C * (1.0 - y * f)).max() / Cmax)
-    return dict(residuals=res, tol=tol, support=L, passed=bool(max(res.values()) <= tol))
+    return dict(residuals=res, tol=_CERT_TOL, support=L, passed=bool(max(res.values()) <= _CERT_TOL))
 
 def lu_zhang_cause(cert:dict # a `lu_zhang_certificate`
                   )->str: # the phrase a fit's `cause` quotes
