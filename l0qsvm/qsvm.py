@@ -20,7 +20,7 @@ from .features import check_labels
 from .smo import smo_solve, LowRankQ
 from .subproblems import (QuadraticFit, primal_objective, best_intercept, spectral_gram, cached_eigh, sparse_Ut,
                                 _loss_sum, _EIG_RCOND)
-from .hinge_solvers import (solve_hinge_ip, smo_budget, choose_route, solver_route, solve_hinge,
+from .hinge_solvers import (solve_hinge_ip, choose_route, solver_route, solve_hinge,
                                   blas_threads, weighted_problem, in_weight_units, budgeted_features, _hinge_cause, _FEW_TERMS,
                                   _L1_CHOL_FLOPS, _L1_COST, cvxopt_budget, column_scales)
 from .checks import constant_classifier, constant_fallback, WORSE_THAN_CONSTANT

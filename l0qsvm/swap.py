@@ -21,10 +21,10 @@ from .penalty import _check_arguments, lu_zhang_certificate, lu_zhang_cause, pen
 from .checks import constant_fallback, WORSE_THAN_CONSTANT
 from .features import check_labels
 from .subproblems import _EIG_RCOND, best_intercept, exact_intercept, primal_objective, QuadraticFit
-from .hinge_solvers import (smo_budget, solver_route, blas_threads, weighted_problem, in_weight_units,
+from .hinge_solvers import (solver_route, blas_threads, weighted_problem, in_weight_units,
                                   budgeted_features)
 from .qsvm import squared_moments
-from .fast_swap import (_POLISH, _chol_inv, _tables, _Tables, _swap_tables, _bound_parts, _lb_fill, _EVERY,
+from .fast_swap import (_chol_inv, _tables, _Tables, _bound_parts, _lb_fill, _EVERY,
                               SupportFit, SupportDual, _point_of, support_fit, _rty_at, _ask_loop, _squared_parts)
 
 # %% ../nbs/06a_swap.ipynb #d9a1e7e4
