@@ -307,7 +307,7 @@ def support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
                 below:float=-np.inf, # stop once UB < below
                 above:float=np.inf, # stop once LB >= above
                 route:str="auto", # "smo", "ip" or "auto" (`solver_route`)
-                dual:SupportDual=None, # S's dual, if at hand (its columns are reused)
+                dual:SupportDual=None, # S's dual, if at hand (route "smo": its columns are reused)
                 deadline=None, # time.perf_counter() value at which to stop
                 parts=None # squared loss: `_squared_parts(G, R, y, C)` of all terms, if at hand
                )->SupportFit:
@@ -321,13 +321,13 @@ def support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
         c = float(np.mean(y - f)) if np.ndim(C) == 0 else float(C @ (y - f) / np.sum(C))   # (weighted) mean residual
         F = c0 - 0.5 * v @ z
         return SupportFit(z, c, 2 * C * (1.0 - y * (f + c)), F, F, "converged", 1)
-    if route == "auto": route = "smo" if dual is not None else solver_route(m, q, alpha0 is not None, True)
+    if route == "auto": route = solver_route(m, q, alpha0 is not None, True)
     if route not in ("ip", "smo"): raise ValueError(f"route must be 'auto', 'ip' or 'smo', got {route!r}")
     n_iter, question = 0, below > -np.inf or above < np.inf
     if route == "smo" and dual is None:
         try: dual = SupportDual(G, R, y, C, S, np.zeros(m) if alpha0 is None else alpha0, lin=lin)
         except np.linalg.LinAlgError: pass                # singular G_SS: the interior point handles its null space
-    elif dual is not None and alpha0 is not None and dual.alpha is not alpha0: dual.restart(alpha0)
+    elif route == "smo" and alpha0 is not None and dual.alpha is not alpha0: dual.restart(alpha0)
     if route == "smo" and dual is not None:
         cap = smo_budget(m, q, question)                   # (a question polishes a "below": its multipliers bound S)
         for smo_tol in _LADDER[1:] if question else _LADDER:   # tighter until the gap is within tol (SMO's tol is a violation)
