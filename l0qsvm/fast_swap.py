@@ -16,7 +16,7 @@ from numba import njit
 
 from .smo import _BRACKET_EVERY, TAU, LowRankQ, _new_state, _solve
 from .subproblems import _loss_sum, best_intercept, _EIG_RCOND
-from .hinge_solvers import _chol_solve, smo_budget, solve_hinge_ip, solver_route, _IP_ANSWER
+from .hinge_solvers import _chol_solve, smo_budget, solve_hinge_ip, solver_route
 
 # %% ../nbs/internals/06ai_fast_swap_search.ipynb #6cc8c0f3
 _POLISH = 1e-5        # an accepted swap's SMO run goes on to this violation: its multipliers then bound the new support
@@ -175,14 +175,14 @@ class _Dual(NamedTuple):
     w: np.ndarray      # (k,) L^-1 l for a linear term l of the primal (zero without one)
 
 @njit(cache=True)
-def _question(S, Q, dl, u, v, upd, below, above, tol, polish, cap):
-    """SMO (smo.py's `_solve`) on Q_A - u u^T + v v^T (upd) or on Q_A, from a0, until the question (below, above) is decided
-    or the violation is below tol; a "below" goes on to the violation `polish`. Returns (0 / 1 below / 2 above, steps,
-    violation, D(alpha)); alpha is left in S (solver order Q.perm)."""
+def _question(S, Q, dl, u, v, below, above, tol, cap):
+    """SMO (smo.py's `_solve`) on Q_A - u u^T + v v^T or on Q_A (u, v empty), from a0, until the question (below, above) is
+    decided or the violation is below tol; a "below" goes on to the violation _POLISH. Returns (0 / 1 below / 2 above,
+    steps, violation, D(alpha)); alpha is left in S (solver order Q.perm)."""
     VA, a0, gA, dA = dl.VA, dl.a0, dl.gA, dl.dA            # (fields out of the tuples once, not per iteration)
     perm, Ualpha, Galpha, Gdiag, uq, vq = Q.perm, S.alpha, S.G, S.Q_diag, Q.upd[0], Q.upd[1]
     m, k = VA.shape
-    ua, va = 0.0, 0.0
+    ua, va, upd = 0.0, 0.0, u.shape[0] > 0
     if upd:
         for t in range(m): a = a0[t]; ua += u[t] * a; va += v[t] * a
     for p in range(m):                                    # the state at a0, in the solver's order
@@ -201,10 +201,10 @@ def _question(S, Q, dl, u, v, upd, below, above, tol, polish, cap):
     no = m < 0                                            # (a runtime boolean: a constant would compile _solve again)
     bracket = np.array([below, above, float(_BRACKET_EVERY) if asked else 0.0])   # question needs every variable
     steps, gap, done, dec = _solve(S, Q, no, not asked, tol, TAU, cap, bracket)   # for its bracket
-    if dec == 1 and polish > 0.0:                         # accepted: its multipliers nearly solve the new support
+    if dec == 1:                                          # accepted: its multipliers nearly solve the new support
         S.ctl[0].to_shrink = 1                         # (near the optimum: shrink at once)
         bracket[2] = 0.0
-        more, gap, done, _ = _solve(S, Q, no, not no, polish, TAU, max(cap - steps, 0), bracket)
+        more, gap, done, _ = _solve(S, Q, no, not no, _POLISH, TAU, max(cap - steps, 0), bracket)
         steps += more
     a, asum, ua, va = np.empty(m), 0.0, 0.0, 0.0         # D(alpha) = sum(alpha) - alpha^T Q alpha / 2, through V_A
     for p in range(m): a[perm[p]] = Ualpha[p]
@@ -264,29 +264,30 @@ class SupportDual:
     def run(self, u=None, v=None, # the update (`_swap_factors`), or None: A itself
             below:float=-np.inf, above:float=np.inf, # the question: stop once P < below or D >= above
             tol:float=1e-9, # or once the violation is below tol
-            polish:float=0.0, # after a "below", go on to this violation
             cap:int=None # step cap (default: `smo_budget` of the route rule)
            )->tuple: # (alpha, D(alpha), 0 / 1 below / 2 above, steps, violation)
         "SMO on $Q_{\\mathcal A} - uu^\\top + vv^\\top$ from the start multipliers until the question is decided."
-        m, upd = self.C.size, u is not None
-        z = np.zeros(m)
+        m = self.C.size
+        if u is not None and v is None: v = np.zeros(m)
         cap = smo_budget(m, self.A.size) if cap is None else int(cap)
-        dec, steps, gap, D = _question(self.S, self.cols, self.dl, z if u is None else u, z if v is None else v, upd,
-                                       float(below), float(above), float(tol), float(polish), cap)
+        none = np.empty(0)                                # (no update)
+        dec, steps, gap, D = _question(self.S, self.cols, self.dl, none if u is None else u, none if u is None else v,
+                                       float(below), float(above), float(tol), cap)
         return self._state_alpha(), float(D), int(dec), int(steps), float(gap)
     def _fit(self, tol:float=1e-5, # violation to reach
             below:float=-np.inf, above:float=np.inf, # stop once decided (see `run`)
-            polish:float=0.0, cap:int=None # see `run`
+            cap:int=None # see `run`
            )->SupportFit: # the fit of A ("below"/"above" if decided, "converged", or "max_iter")
         "Solve $\\mathcal A$ itself from the start multipliers; later questions start from the result (unless it was \"above\")."
-        a, LB, dec, steps, gap = self.run(below=below, above=above, tol=tol, polish=polish, cap=cap)
+        a, LB, dec, steps, gap = self.run(below=below, above=above, tol=tol, cap=cap)
         if dec == 2: return SupportFit(None, np.nan, a, np.inf, LB, "above", steps, self)
         self.restart(a)
         t = self.VA.T @ a - self.w                        # z = L^-T t, R_A z = Y (Q_A a - V_A w), z^T G_AA z = t^T t
         f, z = self.y * self.fA, self.Linv.T @ t
         c = float(best_intercept(f, self.y, self.C))
         UB = 0.5 * t @ t + self.lin @ z + _loss_sum(f, self.y, self.C, c, "hinge")
-        status = "below" if dec == 1 else "converged" if gap < max(tol, polish) else "max_iter"
+        asked = below > -np.inf or above < np.inf         # (a question's SMO run goes on to _POLISH)
+        status = "below" if dec == 1 else "converged" if gap < (max(tol, _POLISH) if asked else tol) else "max_iter"
         return SupportFit(z, c, a, UB, LB, status, steps, self)
 
 def _point_of(G, R, y, C, S, alpha, P=None): # P: (G_SS)^-1 if at hand (`SwapBounds(G, S).P`)
@@ -331,7 +332,7 @@ def support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
     if route == "smo" and dual is not None:
         cap = smo_budget(m, q, question)                   # (a question polishes a "below": its multipliers bound S)
         for smo_tol in _LADDER[1:] if question else _LADDER:   # tighter until the gap is within tol (SMO's tol is a violation)
-            res = dual._fit(max(smo_tol, 0.1 * tol), below, above, polish=_POLISH if question else 0.0, cap=cap - n_iter)
+            res = dual._fit(max(smo_tol, 0.1 * tol), below, above, cap=cap - n_iter)
             n_iter += res.n_iter; res.n_iter = n_iter
             if res.status == "max_iter": break            # SMO crawls (badly scaled data, a large C): the interior point
             if res.UB < below and res.status != "above": res.status = "below"
@@ -391,11 +392,11 @@ def _swap_factors(dl, tb, i, j, Gjj, u, v, c):
 
 # %% ../nbs/internals/06ai_fast_swap_search.ipynb #ask-swaps-code
 @njit(cache=True)
-def _ask_swaps(S, Q, dl, tb, v0, Gdiag, Lf, Ff, open_, n_open, thr, count, limit, polish, cap):
+def _ask_swaps(S, Q, dl, tb, v0, Gdiag, Lf, Ff, open_, n_open, thr, count, limit, cap):
     """Single-swap questions, best bound first, while the answer is "no": each "no" settles its swap, and its
     multipliers raise the bounds of the open swaps (open_[:n_open], ascending flat indices i d + j, compacted in place).
     count = [no answers in a row, SMO steps, questions] (updated); limit = [stop at this many "no"s in a row, at most
-    this many questions now, the crawl: mean steps per question above which SMO gives way]. Returns (code, n_open, f,
+    this many questions now]; cap: a question's step cap, and the mean steps per question above which SMO gives way. Returns (code, n_open, f,
     LB, steps): 0 no open swap left; 1 stopped before the next question (a limit, or a void swap); 2 / 3 the question f
     was answered "below" (polished) / left undecided (multipliers in S, bound LB)."""
     VA, R, y, a0, perm, Sa = dl.VA, dl.R, dl.y, dl.a0, Q.perm, S.alpha   # (out of the tuples once)
@@ -409,11 +410,11 @@ def _ask_swaps(S, Q, dl, tb, v0, Gdiag, Lf, Ff, open_, n_open, thr, count, limit
     while True:
         if n_open == 0: return 0, n_open, -1, 0.0, 0
         if count[0] >= limit[0] or asked >= limit[1]: return 1, n_open, -1, 0.0, 0
-        if count[2] >= 3 and count[1] > limit[2] * count[2]: return 1, n_open, -1, 0.0, 0   # SMO crawls here
+        if count[2] >= 3 and count[1] > cap * count[2]: return 1, n_open, -1, 0.0, 0   # SMO crawls: `solver_route`'s rule
         i, j = f // d, f % d
         if void[i, j]: return 1, n_open, -1, 0.0, 0
         _swap_factors(dl, tb, i, j, Gdiag[j], u, v, c)
-        dec, steps, gap, LB = _question(S, Q, dl, u, v, m > 0, thr, thr, 1e-9, polish, cap)   # (m > 0: a runtime True)
+        dec, steps, gap, LB = _question(S, Q, dl, u, v, thr, thr, 1e-9, cap)
         asked += 1
         if dec == 1: return 2, n_open, f, LB, steps
         count[1] += steps; count[2] += 1
@@ -450,8 +451,7 @@ def _ask_loop(s, failed, max_failed):
     if a0 is not s.cur.alpha: v0 = s.R.T @ (s.y * s.cur.alpha)
     code, n_open, f, LB, steps = _ask_swaps(D.S, D.cols, D.dl, s.bd.t, v0,
                                             s.Gdiag, s.Lf, s.Ff, s.open_, s.open_.size, s.thr,
-                                            s.count, np.array([float(stop), 32.0, _IP_ANSWER * s.k**2]), _POLISH,
-                                            smo_budget(s.m, s.k, True))
+                                            s.count, np.array([float(stop), 32.0]), smo_budget(s.m, s.k, True))
     n_no = int(s.count[0]) - failed
     s.open_ = s.open_[:n_open]; s.n_fits += n_no
     if code < 2: return code, n_no, -1, None

@@ -386,8 +386,7 @@ def blas_threads(m:int, # samples
 # %% ../nbs/internals/04b_hinge_solvers.ipynb #018e756d
 _TALL = 100        # m >= _TALL (q + 1) samples: the interior point (its Newton systems stay small, SMO's steps grow with m)
 _FEW_TERMS = 15    # a restricted fit on at most this many terms: the interior point (its Newton systems are tiny)
-_IP_ANSWER = 1.0   # the interior point answers a question on q terms for about _IP_ANSWER q^2 SMO steps' worth of work
-_IP_FIT = 4.0      # ... and solves a fit on q terms for about _IP_FIT q^2: the step cap of an SMO question
+_IP_COST = 4.0     # the interior point fits q terms for about _IP_COST q^2 SMO steps' worth of work
 _COLD = (20_000, 50, 30)   # a whole SMO fit's cap: max(20000, 50 m, 30 (q + 1)^2) steps (SMO's slow start, or the IP's full cost)
 
 def solver_route(m:int, q:int, # samples, and the unknowns of the fit (terms)
@@ -398,14 +397,14 @@ def solver_route(m:int, q:int, # samples, and the unknowns of the fit (terms)
     "The one route rule of the hinge solvers: SMO on the dual, or the interior point, whichever the cost model says is cheaper."
     if m >= _TALL * (q + 1): return "ip"                  # tall data
     if restricted and (q <= _FEW_TERMS or not warm): return "ip"   # few terms, or no multipliers to start SMO from
-    if smo_steps > _IP_ANSWER * q * q: return "ip"        # SMO crawls here (a large C): its questions cost more
+    if smo_steps > smo_budget(m, q, True): return "ip"    # SMO crawls here (a large C): its questions cost more
     return "smo"
 
 def smo_budget(m:int, q:int, # samples and unknowns (terms)
                question:bool=False # a question (is F* below a threshold?) rather than a whole fit
               )->int: # the SMO steps a run may take before the interior point takes over
     "The step cap of one SMO run: about what an interior-point fit costs (a question), else $\\max(20000,\\ 50m,\\ 30(q+1)^2)$."
-    if question: return int(_IP_FIT * q * q)
+    if question: return int(_IP_COST * q * q)
     return int(max(_COLD[0], _COLD[1] * m, _COLD[2] * (q + 1)**2))
 
 def choose_route(m:int, d:int, # samples and parameters
