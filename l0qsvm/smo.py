@@ -697,19 +697,17 @@ def _check_bracket(bracket):
     if np.isnan(below) or np.isnan(above): raise ValueError(f"bracket must not contain NaN, got {bracket!r}")
     return np.array([below, above, float(_BRACKET_EVERY)])
 
-_BLOCK = 1 << 22     # entries of Q computed between two looks at the clock while the gradient is built column by column
 _GRACE = 1.0         # seconds the final gradient refresh may take once the deadline has passed
-_CHUNK_SECONDS = 0.05 # with a deadline: steps between two looks at the clock grow while a chunk takes less than this
+_CHUNK_SECONDS = 0.05 # with a deadline: the work between two looks at the clock (steps, columns) grows while it takes less than this
 
-def _run(src, p, y, lo, hi, alpha, Cent, entropy, shrinking, tol, max_iter, callback, deadline=None, every=1000,
-         bracket=_NO_BRACKET):
-    "Drive `_solve` (in chunks of `every` steps when there is a callback or a deadline); returns (α, ∇Φ, E, n_iter, gap, status)."
-    m = len(y)
+def _run(src, S, entropy, shrinking, tol, max_iter, callback, deadline, bracket=_NO_BRACKET):
+    "Drive `_solve` from the state S of `_new_state` (in chunks of steps when there is a callback or a deadline); returns (α, ∇Φ, E, n_iter, gap, status)."
+    m = len(S.y)
     Q = src._columns()
-    S = _new_state(Q.perm, p, y, lo, hi, alpha, np.ascontiguousarray(src.diag(), dtype=np.float64), Cent)
     memo = getattr(src, "_memo", None)               # (α, l, u, Qα, G_bar) of the last solve, original order
     def original(v):                                 # a vector in solver order, back in the original order
         out = np.empty(m); out[Q.perm] = v; return out
+    alpha, p, lo, hi = (original(v) for v in (S.alpha, S.p, S.lo, S.hi))
     def refresh(first=False, until=None):            # ∇Φ from scratch, every variable active again; False: `until` came first
         o = Q.perm
         if entropy: S.E[:] = np.log(S.alpha) - np.log(S.Cent - S.alpha); S.h[:] = S.Cent / (S.alpha * (S.Cent - S.alpha))
@@ -723,17 +721,20 @@ def _run(src, p, y, lo, hi, alpha, Cent, entropy, shrinking, tol, max_iter, call
             S.G_bar[:] = src._matvec(original(np.where(bounded, S.alpha, 0.0)))[o] if shrinking else 0.0
         elif until is None:
             _init_gradient(S, Q, entropy)
-        else:                                        # column by column, O(m²): look at the clock between blocks
-            S.G[:] = S.p; S.G_bar[:] = 0.0
-            cols = np.flatnonzero(S.alpha); step = max(1, _BLOCK // m)
-            for b in range(0, len(cols), step):
-                if b and time.perf_counter() >= until: return False
-                _add_columns(S, Q, cols[b:b + step])
+        else:                                        # column by column, O(m²): look at the clock between blocks of columns,
+            S.G[:] = S.p; S.G_bar[:] = 0.0           # one column first, doubling while a block takes under _CHUNK_SECONDS
+            cols = np.flatnonzero(S.alpha); b, step = 0, 1
+            while b < len(cols):
+                t0 = time.perf_counter()
+                if b and t0 >= until: return False
+                _add_columns(S, Q, cols[b:b + step]); b += step
+                if time.perf_counter() - t0 < _CHUNK_SECONDS: step *= 2
             S.G[:] += S.E
         S.ctl[0]["active"] = m
         return True
     if not refresh(first=True, until=deadline):      # out of time before the first gradient: the start, unsolved
-        return alpha.copy(), np.full(m, np.nan), original(S.E), 0, np.inf, "deadline"
+        return alpha, np.full(m, np.nan), original(S.E), 0, np.inf, "deadline"
+    every = 1000                                     # steps between two callbacks (and at most between two looks at the clock)
     chunk = max_iter if callback is None and deadline is None else every
     if deadline is not None: chunk = min(chunk, 16)  # a chunk may cost O(m q) per step: it doubles while it stays short
     n_iter, fresh, n_refresh, late, decided = 0, True, 0, False, False
@@ -761,7 +762,7 @@ def _run(src, p, y, lo, hi, alpha, Cent, entropy, shrinking, tol, max_iter, call
             break
     alpha_out, G, E = original(S.alpha), original(S.G), original(S.E)
     if fresh and isinstance(src, _CachedColumns):    # G is fresh here: remember Qα and G_bar for a warm start
-        src._memo = (alpha_out.copy(), lo.copy(), hi.copy(), G - p - E, original(S.G_bar) if shrinking else None)
+        src._memo = (alpha_out.copy(), lo, hi, G - p - E, original(S.G_bar) if shrinking else None)
     status = "bracket" if decided else "converged" if done else "deadline" if late else "max_iter"
     return alpha_out, G, E, n_iter, float(gap), status
 
@@ -790,8 +791,8 @@ def smo_solve(Q,                # (m, m) array, LowRankQ or KernelQ
     alpha = np.zeros(m) if alpha0 is None else _check_start(alpha0, y, lo, hi)
     if alpha0 is None and isinstance(Q, LowRankQ): Q.fill()   # a cold solve asks for most columns: all at once (§5)
     stop = _NO_BRACKET if bracket is None else _check_bracket(bracket)
-    alpha, g, E, n_iter, gap, status = _run(src, p, y, lo, hi, alpha, hi, False, shrinking, tol, max_iter, callback, deadline,
-                                            bracket=stop)
+    S = _new_state(src._columns().perm, p, y, lo, hi, alpha, src.diag(), hi)
+    alpha, g, E, n_iter, gap, status = _run(src, S, False, shrinking, tol, max_iter, callback, deadline, stop)
     if not np.isfinite(gap): return SMOResult(alpha, 0.0, np.nan, gap, n_iter, False, status)   # no gradient yet
     return SMOResult(alpha, dual_bias(alpha, g, y, lo, hi), float(0.5 * alpha @ (g + p)), gap, n_iter, status == "converged", status)
 
@@ -836,7 +837,8 @@ def klr_dual_solve(Q,               # (m, m) array, LowRankQ or KernelQ (Q_ij = 
     max_iter = _check_iter(tol, max_iter, m)
     alpha = _entropy_start(y, lo, hi) if alpha0 is None else _check_start(alpha0, y, lo, hi)
     p = np.full(m, -float(lam))
-    alpha, g, E, n_iter, gap, status = _run(src, p, y, lo, hi, alpha, C, True, shrinking, tol, max_iter, callback, deadline)
+    S = _new_state(src._columns().perm, p, y, lo, hi, alpha, src.diag(), C)
+    alpha, g, E, n_iter, gap, status = _run(src, S, True, shrinking, tol, max_iter, callback, deadline)
     if not np.isfinite(gap): return SMOResult(alpha, 0.0, np.nan, gap, n_iter, False, status)   # no gradient yet
     obj = 0.5 * alpha @ (g - E + p) + _entropy_value(alpha, C)
     return SMOResult(alpha, dual_bias(alpha, g, y, lo, hi), float(obj), gap, n_iter, status == "converged", status)
