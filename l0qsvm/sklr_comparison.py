@@ -202,12 +202,12 @@ def format_comparison(summary:pd.DataFrame)->str:
     return "\n\n".join(blocks)
 
 # %% ../nbs/12a_sklr_comparison.ipynb #d3474b27
-def plot_comparison(summary:pd.DataFrame, # from summarize_comparison
-                    ncols:int=4):
+def plot_comparison(summary:pd.DataFrame): # from summarize_comparison
     "Test accuracy against the fraction of training points kept, one panel per data set, one marker per method."
     import matplotlib.pyplot as plt
     datasets = list(dict.fromkeys(summary.index.get_level_values(0)))
     methods = [m for m in METHODS if m in summary.index.get_level_values(1)]
+    ncols = 4
     nrows = -(-len(datasets) // ncols)
     fig, axes = plt.subplots(nrows, ncols, figsize=(3.4 * ncols, 2.9 * nrows), squeeze=False)
     markers = dict(zip(METHODS, "soD^v"))
