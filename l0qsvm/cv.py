@@ -304,10 +304,6 @@ class _QuadraticSurfaceCV(ClassifierMixin, BaseEstimator):
         D = self.decision_function(X)
         return ovr_predict(self.classes_, D)
 
-    def active_terms(self, class_=None, **kw)->dict:
-        "The refitted model's active terms as {monomial: coefficient} (see `QuadraticSurfaceClassifier.active_terms`)."
-        return self._fitted().active_terms(class_, **kw)
-
     def equation(self, class_=None, **kw)->str:
         "The refitted model's surface as a readable equation (see `QuadraticSurfaceClassifier.equation`)."
         return self._fitted().equation(class_, **kw)

@@ -771,12 +771,11 @@ def reproduce(args)->int:
     datasets = args.datasets or (list(QUICK_DATASETS) if args.quick else paper_datasets(args.paper))
     models = args.models or PAPER_MODELS[args.paper]
     n_configs = args.configs or (QUICK_CONFIGS if args.quick else 100)
-    n_jobs = (None if args.jobs == -1 else args.jobs) if args.backend == "dask" else args.jobs
     t0 = time.perf_counter()
     try:
         with parallel_backend(args.backend, args.scheduler, None if args.jobs == -1 else args.jobs):
             folds = run_protocol(datasets, models, n_configs=n_configs, n_folds=args.folds, seed=args.seed,
-                                 n_jobs=-1 if n_jobs is None else n_jobs, out=args.out, progress=not args.quiet)
+                                 n_jobs=args.jobs, out=args.out, progress=not args.quiet)
     except ConnectionError as e:
         if not args.scheduler: raise
         raise ConnectionError(f"--scheduler {args.scheduler}: {e}") from None
