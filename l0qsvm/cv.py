@@ -24,15 +24,14 @@ from tqdm.auto import tqdm
 
 from .estimators import L0QSVM, L1QSVM, roundoff_zeros
 from .build import compile_all
-from .features import check_weights, quadratic_features, gram_matrix
+from .features import check_weights, quadratic_features, gram_matrix, n_features_from_params
 from .multiclass import encode_labels, ovr_targets, ovr_decision, ovr_predict, check_label_types, check_no_booleans
 from .checks import check_feature_scales, check_quadratic_range, _loss_weights
 from .subproblems import QuadraticFit, primal_objective
 from .hinge_solvers import blas_threads, weight_scale
 from .qsvm import solve_l1qsvm
-from .swap import (swap_refine, swap_refined_fit, screen_terms, hierarchical_screen, _squared_parts, _hierarchical_fill,
+from .swap import (swap_refine, swap_refined_fit, hierarchical_screen, _squared_parts, _hierarchical_fill,
                          term_parents)
-from .features import n_features_from_params
 
 # %% ../nbs/09_cv.ipynb #6ff2ac9b
 _PATH_TOL = 1e-4     # warm path: the fits' relative gap (a cold `L0QSVM` fit: 1e-9 after a search at 1e-7)

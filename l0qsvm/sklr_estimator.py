@@ -101,13 +101,12 @@ PROBA_FOLDS = 5      # the folds of the cross-validation that fits the slope of 
 
 def proba_folds(X, # training data (m, n)
                 y_idx, # class indices (m,)
-                n_folds:int=PROBA_FOLDS, # at most this many folds
                )->tuple: # (fold of each row (m,), -1 for the rows never held out; number of folds)
     "Stratified folds over the distinct rows $(x_i, y_i)$: the copies of a point share a fold, the folds do not depend on the order of the rows, and a class with one distinct point stays in every training part."
     uniq, inverse = np.unique(np.column_stack([y_idx, X]), axis=0, return_inverse=True)
     cls = uniq[:, 0].astype(int)
     counts = np.bincount(cls)
-    k = int(min(n_folds, counts[counts >= 2].min())) if (counts >= 2).any() else 0
+    k = int(min(PROBA_FOLDS, counts[counts >= 2].min())) if (counts >= 2).any() else 0
     rng, fold = np.random.default_rng(0), np.full(len(uniq), -1)
     for c in np.flatnonzero(counts >= 2):
         members = np.flatnonzero(cls == c)
