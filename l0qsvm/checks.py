@@ -100,12 +100,11 @@ def check_feature_scales(X, # data, shape (m, n)
                          *,
                          estimator:str="The estimator", # name used in the message
                          feature_names=None, # names of the columns (default x0, x1, ...)
-                         threshold:float=_SCALE_RATIO_WARN, # warn above this ratio
                          magnitude:tuple=_SCALE_MAGNITUDE_WARN, # warn when the typical scale is outside this range
                          stacklevel:int=3, # passed to `warnings.warn`
                          why:str|None=None # why scales matter to this model (default: the quadratic surface's regulariser)
                         )->float: # the ratio largest / smallest nonzero root-mean-square value (1 if fewer than 2, inf past the float range)
-    "Warn (`FeatureScaleWarning`) when the features' scales differ by more than `threshold`, or are all far from 1; return the ratio."
+    "Warn (`FeatureScaleWarning`) when the features' scales differ by more than `_SCALE_RATIO_WARN`, or are all far from 1; return the ratio."
     s = feature_scales(X)
     nz = np.flatnonzero(s > 0)
     if nz.size == 0: return 1.0
@@ -113,7 +112,7 @@ def check_feature_scales(X, # data, shape (m, n)
     with np.errstate(over="ignore"): ratio = float(s[hi] / s[lo])    # inf beyond the float range (a subnormal feature)
     name = (lambda j: str(feature_names[j])) if feature_names is not None else (lambda j: f"x{j}")
     advice = "standardise the features first, e.g. make_pipeline(StandardScaler(), model)."
-    if ratio > threshold:
+    if ratio > _SCALE_RATIO_WARN:
         warnings.warn(f"{estimator}: the features are on very different scales: their root-mean-square values range "
                       f"from {s[lo]:.3g} ({name(lo)}) to {s[hi]:.3g} ({name(hi)}), a ratio of {_ratio_text(s[hi], s[lo], ratio)}. "
                       f"{why or 'The model’s regulariser weighs features by their scale, and its solvers slow down on such data'}; {advice}",

@@ -24,19 +24,17 @@ from tqdm.auto import tqdm
 
 from .estimators import L0QSVM, L1QSVM, roundoff_zeros
 from .build import compile_all
-from .features import check_weights, quadratic_features, gram_matrix
+from .features import check_weights, quadratic_features, gram_matrix, n_features_from_params
 from .multiclass import encode_labels, ovr_targets, ovr_decision, ovr_predict, check_label_types, check_no_booleans
 from .checks import check_feature_scales, check_quadratic_range, _loss_weights
 from .subproblems import QuadraticFit, primal_objective
 from .hinge_solvers import blas_threads, weight_scale
 from .qsvm import solve_l1qsvm
-from .swap import (swap_refine, swap_refined_fit, screen_terms, hierarchical_screen, _squared_parts, _hierarchical_fill,
+from .swap import (swap_refine, swap_refined_fit, hierarchical_screen, _squared_parts, _hierarchical_fill,
                          term_parents)
-from .features import n_features_from_params
 
 # %% ../nbs/09_cv.ipynb #6ff2ac9b
 _PATH_TOL = 1e-4     # warm path: the fits' relative gap (a cold `L0QSVM` fit: 1e-9 after a search at 1e-7)
-_PATH_PATIENCE = 0    # warm path: the swap search stops after this many single-swap fits in a row fail to improve
 
 def grow_support(G, R, y, # G (d, d), features (m, d), labels ±1
                  A, # the current support (sorted indices)
@@ -78,7 +76,7 @@ def l0_path(G, R, y, # G (d, d), features (m, d), labels ±1
         elif k > A.size: A = grow_support(G, R, y, A, prev.z, prev.mult, k - A.size, None if parts is None else np.diag(parts[0]),
                                           hierarchy)
         prev = swap_refine(G, R, y, C, A, loss, alpha0=None if prev is None or loss != "hinge" else prev.mult,
-                           max_failed=_PATH_PATIENCE, parts=parts, deadline=deadline, search_tol=_PATH_TOL,
+                           max_failed=0, parts=parts, deadline=deadline, search_tol=_PATH_TOL,
                            hierarchy=hierarchy)
         A, cert = prev.support, prev.certificate
         yield QuadraticFit(prev.z, prev.c, primal_objective(G, R, y, C, prev.z, prev.c, loss=loss), cert["n_fits"],
@@ -305,10 +303,6 @@ class _QuadraticSurfaceCV(ClassifierMixin, BaseEstimator):
         D = self.decision_function(X)
         return ovr_predict(self.classes_, D)
 
-    def active_terms(self, class_=None, **kw)->dict:
-        "The refitted model's active terms as {monomial: coefficient} (see `QuadraticSurfaceClassifier.active_terms`)."
-        return self._fitted().active_terms(class_, **kw)
-
     def equation(self, class_=None, **kw)->str:
         "The refitted model's surface as a readable equation (see `QuadraticSurfaceClassifier.equation`)."
         return self._fitted().equation(class_, **kw)
@@ -360,7 +354,7 @@ class L0QSVMCV(_QuadraticSurfaceCV):
     For each fold (in parallel through joblib) the quadratic features are computed once; for each $\\mathcal C$ the
     path runs over $k$ in increasing order, each fit starting from the previous one: its support grown by the term
     with the largest gradient, then the swap search of `l0qsvm.swap` (warm-started SMO multipliers for the hinge loss,
-    the closed form per support for the squared loss), stopped after `_PATH_PATIENCE` failed single swaps in a row. The
+    the closed form per support for the squared loss), stopped at the first failed single swap. The
     cell with the best mean validation score (or, with `select="1se"`, the smallest $k$ within one standard error of
     it) is refitted on all the data by `L0QSVM`.
 
@@ -522,8 +516,7 @@ L1QSVMCV.__doc__ = L1QSVMCV.__doc__.replace("{attributes}", _ATTRIBUTES.format(
 
 # %% ../nbs/09_cv.ipynb #5696b08c
 def plot_cv_path(model, # a fitted L0QSVMCV or L1QSVMCV
-                 ax=None, # matplotlib Axes (None: a new figure)
-                 Cs=None # which C values to draw (None: all)
+                 ax=None # matplotlib Axes (None: a new figure)
                 ): # the Axes
     "Mean validation score against the path's parameter, one line per $\\mathcal C$, with the chosen cell and the one-standard-error band."
     import matplotlib.pyplot as plt
@@ -535,7 +528,7 @@ def plot_cv_path(model, # a fitted L0QSVMCV or L1QSVMCV
     if ax is None: ax = plt.subplots(figsize=(7, 4))[1]
     colors = plt.cm.viridis(np.linspace(0, 0.9, len(model.Cs_)))
     for i, C in enumerate(model.Cs_):
-        if Cs is None or np.any(np.isclose(C, Cs)): ax.plot(grid, mean[i], color=colors[i], lw=1.2, label=f"C = {C:.3g}")
+        ax.plot(grid, mean[i], color=colors[i], lw=1.2, label=f"C = {C:.3g}")
     best = int(np.nanargmax(res["mean_test_score"]))
     i, a = divmod(best, grid.size)
     lo = res["mean_test_score"][best] - std[i, a] / np.sqrt(n)

@@ -169,12 +169,12 @@ def data_source(name:str # a UCI data set of list_datasets(), or its file name
     return DATA_SOURCES[fname]
 
 # %% ../nbs/internals/11_datasets.ipynb #cf409fb6
-def _xlsx_csv(xlsx, sheet=None):
-    "The CSV bytes of a workbook's sheet (default: the first), as `raisin.csv` was made: floats by `repr`, other cells by `str`."
+def _xlsx_csv(xlsx):
+    "The CSV bytes of a workbook's first sheet, as `raisin.csv` was made: floats by `repr`, other cells by `str`."
     import openpyxl
     book = openpyxl.load_workbook(xlsx, read_only=True, data_only=True)
     try:
-        rows = (book[sheet] if sheet else book.worksheets[0]).iter_rows(values_only=True)
+        rows = book.worksheets[0].iter_rows(values_only=True)
         cell = lambda v: repr(v) if isinstance(v, float) else "" if v is None else str(v)
         return "".join(",".join(map(cell, row)) + "\n" for row in rows).encode()
     finally:

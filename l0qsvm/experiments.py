@@ -534,11 +534,6 @@ class ResultStore:
         new = not path.exists() or path.stat().st_size == 0
         _append(path, (self._header(kind) if new else "") + line)
 
-    def save(self, name:str, # a file name inside the folder, e.g. "summary-v2.csv"
-             text:str):
-        "Write a whole file of the run (replaced at once, never through a symbolic link)."
-        if self.out is not None: _write_atomic(self.out / name, text)
-
     def frame(self, kind:str)->pd.DataFrame:
         "All rows of one kind."
         return pd.DataFrame(self.rows[kind], columns=list(self.columns[kind]))
@@ -711,11 +706,6 @@ QUICK_CONFIGS = 20
 PAPER_MODELS = {"v1": ["svm", "quad-kernel", "qsvm", "l1-qsvm", "l0-qsvm", "ls-l0-qsvm"],
                 "v2": ["qsvm", "l1-qsvm", "l0-qsvm", "ls-l0-qsvm"]}
 
-def _cpu_count()->int:
-    "The CPUs this process may use (joblib's count: affinity and container limits included)."
-    from joblib import cpu_count
-    return cpu_count()
-
 def _jobs(text):
     import argparse
     try: v = int(text)
@@ -772,7 +762,8 @@ def reproduce(args)->int:
     "Run `l0qsvm reproduce` from parsed arguments; print the table beside the paper's; exit code."
     if args.paper in getattr(args, "_more", {}): return args._more[args.paper](args)   # another paper's protocol
     if args.scheduler and args.backend != "dask": args._parser.error("--scheduler needs --backend dask")
-    cpus = _cpu_count()
+    from joblib import cpu_count
+    cpus = cpu_count()                               # the CPUs this process may use (affinity and container limits)
     if args.jobs > cpus and not args.scheduler:      # a remote cluster may have more workers than this machine
         raise ValueError(f"--jobs {args.jobs}: this machine has {cpus} CPU(s); use 1 to {cpus}, or -1 for all of them")
     _prepare_folder(Path(args.out))                                  # the folder's problems, named before the run
@@ -780,12 +771,11 @@ def reproduce(args)->int:
     datasets = args.datasets or (list(QUICK_DATASETS) if args.quick else paper_datasets(args.paper))
     models = args.models or PAPER_MODELS[args.paper]
     n_configs = args.configs or (QUICK_CONFIGS if args.quick else 100)
-    n_jobs = (None if args.jobs == -1 else args.jobs) if args.backend == "dask" else args.jobs
     t0 = time.perf_counter()
     try:
         with parallel_backend(args.backend, args.scheduler, None if args.jobs == -1 else args.jobs):
             folds = run_protocol(datasets, models, n_configs=n_configs, n_folds=args.folds, seed=args.seed,
-                                 n_jobs=-1 if n_jobs is None else n_jobs, out=args.out, progress=not args.quiet)
+                                 n_jobs=args.jobs, out=args.out, progress=not args.quiet)
     except ConnectionError as e:
         if not args.scheduler: raise
         raise ConnectionError(f"--scheduler {args.scheduler}: {e}") from None

@@ -16,10 +16,10 @@ def _final(model):
     "The estimator holding the fitted surfaces: the last step of a `Pipeline`, else `model` itself."
     return model[-1] if hasattr(model, "steps") else model
 
-def _new_figure(figsize, **kw):
+def _new_figure(figsize):
     "A pyplot-managed figure with constrained layout (shown inline in Jupyter, by `plt.show()` in a script)."
     import matplotlib.pyplot as plt
-    return plt.figure(figsize=figsize, layout="constrained", **kw)
+    return plt.figure(figsize=figsize, layout="constrained")
 
 def _root(ax):
     "The top-level `Figure` of `ax` (also when `ax` lives in a subfigure)."
@@ -128,17 +128,16 @@ def _surfaces(model, class_=None)->list:
     if Z.ndim != 2: raise ValueError(f"cannot read surfaces from {type(model).__name__}")
     return [("" if len(Z) == 1 else f"surface {s}", *unpack_surface(row), None) for s, row in enumerate(Z)]
 
-def _draw_coefficients(axW, axb, W, b, names, cmap, annot, zero_tol):
-    "Heatmaps of |W| and |b| on one scale; cells with |value| <= zero_tol are left hatched. Returns the W mesh."
+def _draw_coefficients(axW, axb, W, b, names):
+    "Heatmaps of |W| and |b| on one scale; exact zeros are left hatched. Returns the W mesh."
     import seaborn as sns
     A, B = np.abs(W), np.abs(b)[:, None]
     vmax = max(A.max(initial=0.0), B.max(initial=0.0)) or 1.0
     long = max(len(name) for name in names) > 3
     for ax, M, xt, yt in [(axW, A, names, names), (axb, B, ["b"], False)]:
         ax.patch.set_facecolor("white"); ax.patch.set_hatch("////"); ax.patch.set_edgecolor("0.82")
-        sns.heatmap(M, mask=M <= zero_tol, vmin=0.0, vmax=vmax, cmap=cmap, ax=ax, cbar=False, square=True,
-                    xticklabels=xt, yticklabels=yt, linewidths=0.6, linecolor="white", annot=annot, fmt=".2g",
-                    annot_kws={"fontsize": "x-small"})
+        sns.heatmap(M, mask=M == 0, vmin=0.0, vmax=vmax, cmap="viridis", ax=ax, cbar=False, square=True,
+                    xticklabels=xt, yticklabels=yt, linewidths=0.6, linecolor="white")
         for side in ax.spines.values(): side.set_visible(True); side.set_color("0.6")
     axW.tick_params(axis="x", labelrotation=90 if long else 0); axW.tick_params(axis="y", labelrotation=0)
     axW.set_title("|W|", fontsize="medium"); axb.set_title("|b|", fontsize="medium")
@@ -149,10 +148,6 @@ def plot_coefficients(model, # fitted estimator or Pipeline, QuadraticFit, z (d,
                       class_=None, # draw only this class's surface (estimators only); None: every surface
                       *, ax=None, # a pair (ax_W, ax_b) to draw one surface into (default: a new figure)
                       feature_names=None, # names of the n features (default: feature_names_in_, or x0, x1, ...)
-                      zero_tol:float=0.0, # |coefficient| <= zero_tol is drawn as zero (hatched)
-                      cmap="viridis", # colormap of the magnitudes
-                      annot:bool=False, # write the values in the cells
-                      ncols=None, # panels per row when they are not one row per model (default: up to 3)
                       figsize=None # default: from n and the number of panels
                      ): # matplotlib Figure
     "Heatmaps of $|W|$ and $|b|$ per surface (the paper's Figures 3–4); exact zeros are left blank (hatched)."
@@ -172,12 +167,12 @@ def plot_coefficients(model, # fitted estimator or Pipeline, QuadraticFit, z (d,
             raise ValueError("ax=(ax_W, ax_b) draws one surface: pass class_= or one model")
         (title, [(label, W, b, names)]), = rows
         axW, axb = ax
-        _draw_coefficients(axW, axb, W, b, names_of(names), cmap, annot, zero_tol)
+        _draw_coefficients(axW, axb, W, b, names_of(names))
         axW.set_title(panel_title(title, label, W, b) + "\n|W|", fontsize="medium")
         return _root(axW)
     if len(rows) == 1 or all(len(surfaces) == 1 for _, surfaces in rows):     # panels side by side, wrapped
         cells = [(title, s) for title, surfaces in rows for s in surfaces]
-        ncols = min(len(cells), ncols or 3)
+        ncols = min(len(cells), 3)
     else:                                                                        # one row per model
         ncols = max(len(s) for _, s in rows)
         cells = [(title, s) for title, surfaces in rows for s in surfaces + [None] * (ncols - len(surfaces))]
@@ -191,7 +186,7 @@ def plot_coefficients(model, # fitted estimator or Pipeline, QuadraticFit, z (d,
         if cell is None or cell[1] is None: continue
         title, (label, W, b, names) = cell
         axW, axb = panel.subplots(1, 2, width_ratios=[n, 1])
-        mesh = _draw_coefficients(axW, axb, W, b, names_of(names), cmap, annot, zero_tol)
+        mesh = _draw_coefficients(axW, axb, W, b, names_of(names))
         panel.colorbar(mesh, ax=[axW, axb], shrink=0.7, aspect=25, pad=0.02)
         panel.suptitle(panel_title(title, label, W, b), fontsize="medium")
     return fig
@@ -209,10 +204,7 @@ def _history_of(fit, surface):
 # %% ../nbs/internals/10_plotting.ipynb #6f147e7b
 def plot_history(fit, # QuadraticFit of fit_l0qsvm, fitted L0QSVM (or Pipeline), or its history dict
                  surface:int=0, # which one-vs-rest surface of an estimator
-                 *, eps_outer=None, # ε_O reference line (default: the estimator's eps_outer; none for a QuadraticFit)
-                 ax=None, # a pair (ax_objective, ax_violation) to draw into (default: a new figure)
-                 title=None, # figure title
-                 figsize=(7.0, 5.0)
+                 *, eps_outer=None # ε_O reference line (default: the estimator's eps_outer; none for a QuadraticFit)
                 ): # matplotlib Figure
     "Algorithm 1 per z-step: $F$ and $q_\\rho$; $\\lVert z-u\\rVert_\\infty$ (log) with $\\epsilon_O$; $\\rho$ on a right axis."
     hist, est_eps, final = _history_of(fit, surface)
@@ -223,11 +215,8 @@ def plot_history(fit, # QuadraticFit of fit_l0qsvm, fitted L0QSVM (or Pipeline),
     F, q = np.asarray(hist["objective"], float), np.asarray(hist["q"], float)
     gap, rho = np.asarray(hist["z_minus_u_inf"], float), np.asarray(hist["rho"], float)
     t = np.arange(1, F.size + 1)
-    if ax is None:
-        fig = _new_figure(figsize)
-        ax_obj, ax_gap = fig.subplots(2, 1, sharex=True)
-    else:
-        ax_obj, ax_gap = ax; fig = _root(ax_obj)
+    fig = _new_figure((7.0, 5.0))
+    ax_obj, ax_gap = fig.subplots(2, 1, sharex=True)
     ax_obj.plot(t, F, "-", color="C0", lw=1.6, label="$F(z, c)$")
     ax_obj.plot(t, q, "--", color="C1", lw=1.2, label="$q_\\rho(z, c, u)$")
     if final is not None:
@@ -245,10 +234,9 @@ def plot_history(fit, # QuadraticFit of fit_l0qsvm, fitted L0QSVM (or Pipeline),
     for boundary in t[1:][np.diff(outer) != 0] - 0.5:
         for a in (ax_obj, ax_gap): a.axvline(boundary, color="0.85", lw=0.8, zorder=0)
     h1, l1 = ax_gap.get_legend_handles_labels(); h2, l2 = ax_rho.get_legend_handles_labels()
-    if ax is None: fig.legend(h1 + h2, l1 + l2, fontsize="small", loc="outside lower center", ncols=3, frameon=False)
-    else: ax_gap.legend(h1 + h2, l1 + l2, fontsize="small", loc="best")
+    fig.legend(h1 + h2, l1 + l2, fontsize="small", loc="outside lower center", ncols=3, frameon=False)
     n_outer = int(outer[-1]) + 1 if outer.size else 0
-    fig.suptitle(title or f"Algorithm 1: {F.size} z-steps in {n_outer} outer iterations"
+    fig.suptitle(f"Algorithm 1: {F.size} z-steps in {n_outer} outer iterations"
                           + (f", {hist['restarts']} restarts" if hist.get("restarts") else ""), fontsize="medium")
     return fig
 
@@ -257,13 +245,11 @@ def plot_accuracy_vs_k(ks, # sparsity levels (shared by every line), or None whe
                        scores, # (len(ks),) or (len(ks), repeats), or {label: that, or (ks, that)}
                        *, reference=None, # {label: score} horizontal dashed lines (e.g. the dense QSVM)
                        ax=None, # Axes to draw into (default: a new figure)
-                       ylabel:str="accuracy", # y-axis label
-                       title=None, # axes title
-                       figsize=(6.4, 4.2)
+                       title=None # axes title
                       ): # matplotlib Figure
     "Mean score against $k$ with a ± one standard deviation band per model or data set (the paper's Figure 5)."
     lines = scores.items() if isinstance(scores, dict) else [(None, scores)]
-    fig = _new_figure(figsize) if ax is None else None
+    fig = _new_figure((6.4, 4.2)) if ax is None else None
     if ax is None: ax = fig.add_subplot()
     all_k = set()
     for i, (label, value) in enumerate(lines):
@@ -276,7 +262,7 @@ def plot_accuracy_vs_k(ks, # sparsity levels (shared by every line), or None whe
     for j, (label, value) in enumerate((reference or {}).items()):
         ax.axhline(value, color="0.3", ls=["--", ":", "-."][j % 3], lw=1.1, label=label)
     if len(all_k) <= 20 and all(float(k).is_integer() for k in all_k): ax.set_xticks(sorted(all_k))
-    ax.set_xlabel("sparsity level $k$"); ax.set_ylabel(ylabel)
+    ax.set_xlabel("sparsity level $k$"); ax.set_ylabel("accuracy")
     if title: ax.set_title(title)
     if any(label is not None for label, _ in lines) or reference: ax.legend(fontsize="small", loc="best")
     ax.grid(alpha=0.3)

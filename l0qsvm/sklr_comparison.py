@@ -202,12 +202,12 @@ def format_comparison(summary:pd.DataFrame)->str:
     return "\n\n".join(blocks)
 
 # %% ../nbs/12a_sklr_comparison.ipynb #d3474b27
-def plot_comparison(summary:pd.DataFrame, # from summarize_comparison
-                    ncols:int=4):
+def plot_comparison(summary:pd.DataFrame): # from summarize_comparison
     "Test accuracy against the fraction of training points kept, one panel per data set, one marker per method."
     import matplotlib.pyplot as plt
     datasets = list(dict.fromkeys(summary.index.get_level_values(0)))
     methods = [m for m in METHODS if m in summary.index.get_level_values(1)]
+    ncols = 4
     nrows = -(-len(datasets) // ncols)
     fig, axes = plt.subplots(nrows, ncols, figsize=(3.4 * ncols, 2.9 * nrows), squeeze=False)
     markers = dict(zip(METHODS, "soD^v"))
@@ -234,12 +234,11 @@ def reproduce_sklr(args)->int:
     unknown = [m for m in methods if m not in METHODS]
     if unknown: args._parser.error(f"--models {' '.join(unknown)}: with --paper sklr, choose from {list(METHODS)}")
     datasets = args.datasets or list(QUICK_COMPARISON if args.quick else COMPARISON_DATASETS)
-    n_jobs = (None if args.jobs == -1 else args.jobs) if args.backend == "dask" else args.jobs
     t0 = time.perf_counter()
     try:
         with parallel_backend(args.backend, args.scheduler, None if args.jobs == -1 else args.jobs):
             folds = run_comparison(datasets, methods, n_folds=args.folds, seed=args.seed, quick=args.quick,
-                                   n_jobs=-1 if n_jobs is None else n_jobs, out=args.out, progress=not args.quiet)
+                                   n_jobs=args.jobs, out=args.out, progress=not args.quiet)
     except (FileNotFoundError, ImportError, ValueError) as e:   # no data directory, no dask, another run's folder
         args._parser.error(str(e))
     seconds = time.perf_counter() - t0

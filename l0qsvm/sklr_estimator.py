@@ -101,13 +101,12 @@ PROBA_FOLDS = 5      # the folds of the cross-validation that fits the slope of 
 
 def proba_folds(X, # training data (m, n)
                 y_idx, # class indices (m,)
-                n_folds:int=PROBA_FOLDS, # at most this many folds
                )->tuple: # (fold of each row (m,), -1 for the rows never held out; number of folds)
     "Stratified folds over the distinct rows $(x_i, y_i)$: the copies of a point share a fold, the folds do not depend on the order of the rows, and a class with one distinct point stays in every training part."
     uniq, inverse = np.unique(np.column_stack([y_idx, X]), axis=0, return_inverse=True)
     cls = uniq[:, 0].astype(int)
     counts = np.bincount(cls)
-    k = int(min(n_folds, counts[counts >= 2].min())) if (counts >= 2).any() else 0
+    k = int(min(PROBA_FOLDS, counts[counts >= 2].min())) if (counts >= 2).any() else 0
     rng, fold = np.random.default_rng(0), np.full(len(uniq), -1)
     for c in np.flatnonzero(counts >= 2):
         members = np.flatnonzero(cls == c)
@@ -351,8 +350,6 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
         self.warm_start = warm_start
         self.probability = probability
 
-    def _lam(self): return self.lam_
-
     def _resolve_lam(self, X, Y, gamma, box, K, u=None, deadline=None):
         "λ: `lam`, or `lam` times λ_P1 (the largest over the one-vs-rest problems) when lam_scale='bound' (u: the loss weights)."
         if self.lam_scale == "absolute": return float(self.lam)
@@ -378,7 +375,7 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
         def progress(n_iter, gap):
             bar.update(n_iter - bar.n); bar.set_postfix(violation=f"{gap:.2e}")
         try:
-            return klr_dual_solve(Q, y, self.C if C is None else C, self._lam(), box_gap=self.box_ if lo is None else lo,
+            return klr_dual_solve(Q, y, self.C if C is None else C, self.lam_, box_gap=self.box_ if lo is None else lo,
                                   alpha0=start, tol=self.tol,
                                   max_iter=self.max_iter, callback=progress if bar is not None else None,
                                   deadline=deadline)
@@ -557,7 +554,7 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
         self._n_at_bound = (~kept).sum(axis=1)
         share = None if u is None else kept.astype(float)
         n_kept = np.zeros(len(alpha), dtype=int)
-        margin = max(self._lam() + np.log((self.C - self.box_) / self.box_) - self.tol, 1.0)
+        margin = max(self.lam_ + np.log((self.C - self.box_) / self.box_) - self.tol, 1.0)
         budget = int(_BOX_RTOL * margin / (self.box_ * max(self.kernel_bound_, np.finfo(float).tiny)))
         for s, ys in enumerate(Y):
             D = np.flatnonzero(~kept[s])
@@ -710,18 +707,17 @@ class KLR(SparseKLR):
         self.max_time = max_time
         self.warm_start = warm_start
 
-    def _lam(self): return 0.0
     def _resolve_lam(self, X, Y, gamma, box, K, u=None, deadline=None): return 0.0
 
 # %% ../nbs/05a_sklr_estimator.ipynb #572432ef
 def positive_row_sums(X, y,        # data (m, n), labels ±1
                       kernel="rbf", gamma=1.0, degree=3, coef0=1.0,
-                      block:int=2048, # rows of the kernel matrix computed at a time
                       sample_weight=None, # optional weights ϖ (m,): P_i = Σ_j ϖ_j max(y_i y_j K_ij, 0)
                       deadline=None, # time.perf_counter() value of the time budget: refuse if the sums cannot end by then
                      )->np.ndarray:   # P_i = Σ_j max(y_i y_j K_ij, 0)
     "$P_i = \\sum_j\\max(Q_{ij}, 0)$ of Proposition 1, computed in blocks of rows (`ValueError` once the first block shows that they cannot end before `deadline`)."
     m, P, t0 = X.shape[0], np.empty(X.shape[0]), time.perf_counter()
+    block = 2048                                             # rows of the kernel matrix computed at a time
     first = min(m, 256) if deadline is not None else block   # with a deadline, a small first block times the rest
     for s in [0] + list(range(first, m, block)):
         if s == first and deadline is not None and (rest := (time.perf_counter() - t0) * (m - s) / s) > deadline - time.perf_counter():
@@ -743,10 +739,9 @@ def estimator_box(estimator, X, C, gamma, # a SparseKLR, data (m, n), C, the res
             else kernel_bound(X, estimator.kernel, gamma, estimator.degree, estimator.coef0))
     return default_box_gap(C, X.shape[0] if m_eff is None else m_eff, kmax, estimator.tol)
 
-def default_lambdas(estimator, X, y, C=None, n:int=8, lo:float=1e-4, hi:float=1e-1, sample_weight=None)->np.ndarray:
-    "The default λ grid of `estimator` (its kernel, box, class weights and C unless given) on (X, y): 0, then `lo`..`hi` times $\\lambda_{P1}$ (max over the one-vs-rest problems)."
+def default_lambdas(estimator, X, y, C, sample_weight=None)->np.ndarray:
+    "The default λ grid of `estimator` (its kernel, box and class weights) at `C` on (X, y): 0, then seven fractions $10^{-4}$ to $10^{-1}$ of $\\lambda_{P1}$ (max over the one-vs-rest problems)."
     X = np.asarray(X, dtype=np.float64)
-    C = estimator.C if C is None else C
     classes, y_idx = encode_labels(y)
     sw = None if sample_weight is None else check_weights(sample_weight, X.shape[0])
     u = _loss_weights(getattr(estimator, "class_weight", None), classes, y_idx, sw)
@@ -758,7 +753,7 @@ def default_lambdas(estimator, X, y, C=None, n:int=8, lo:float=1e-4, hi:float=1e
     bound = max(lambda_bound_from_rows(positive_row_sums(X, ys, estimator.kernel, g, estimator.degree, estimator.coef0,
                                                          sample_weight=u), ys, C, box, u)
                 for ys in ovr_targets(y_idx, len(classes)))
-    return np.r_[0.0, bound * np.geomspace(lo, hi, n - 1)]
+    return np.r_[0.0, bound * np.geomspace(1e-4, 1e-1, 7)]
 
 def fit_path(estimator,   # a SparseKLR (its C and lam are replaced along the path)
              X, y,        # training data

@@ -66,7 +66,6 @@ class FrameSliders(widgets.VBox):
     "Sliders over a grid of parameter values showing pre-rendered frames; linked in the browser, so no kernel is needed."
     def __init__(self, frames:dict, # {(i1, i2, ...): PNG bytes}: the frame at index i1 of the first parameter, ...
                  grid:dict, # {name: values}, one slider per name, in this order
-                 *, width=None, # CSS width of the frames, e.g. "640px" (default: their natural size)
                  **kwargs): # passed to `ipywidgets.VBox`
         self.grid = {name: list(values) for name, values in grid.items()}
         shape = tuple(len(values) for values in self.grid.values())
@@ -80,7 +79,7 @@ class FrameSliders(widgets.VBox):
                         for name, values in self.grid.items()}
         # at most 95% of the output's width: JupyterLab marks saved (not yet live) widgets with an icon that shifts each
         # nested stack right, and the output area hides what then reaches past its edge
-        layout = widgets.Layout(width=width, max_width=FRAME_MAX_WIDTH) if width else widgets.Layout(max_width=FRAME_MAX_WIDTH)
+        layout = widgets.Layout(max_width=FRAME_MAX_WIDTH)
         self.images = {idx: widgets.Image(value=png, format="png", layout=layout) for idx, png in frames.items()}
         self.links, self.stacks = [], {name: [] for name in self.grid}
         names = list(self.grid)
@@ -118,7 +117,6 @@ class FrameSliders(widgets.VBox):
 
 # %% ../nbs/internals/10a_widgets.ipynb #21692ca2
 def same_size(frames:dict, # {grid index: PNG bytes}
-              colors=96, # palette size of the padded frames (None: full colour)
              )->dict: # the frames, padded with white at the right and bottom to the largest width and height
     "Frames of one size, so that the sliders do not move the page as the frames change (frames already of that size are kept as they are)."
     from PIL import Image
@@ -129,22 +127,20 @@ def same_size(frames:dict, # {grid index: PNG bytes}
         if img.size == (W, H): out[idx] = frames[idx]; continue
         canvas = Image.new("RGB", (W, H), "white")
         canvas.paste(img.convert("RGB"), (0, 0))
-        out[idx] = _encode(canvas, colors)
+        out[idx] = _encode(canvas)
     return out
 
 def frame_sliders(render, # render(**params) -> matplotlib Figure (or PNG bytes) for one point of the grid
                   grid:dict, # {name: sequence of values}: one slider per name, in this order
                   *, dpi:int=80, # resolution of the frames
-                  colors=96, # palette size of the frames (None: full colour)
-                  width=None, # CSS width of the frames (default: their natural size)
                  )->FrameSliders:
     "Render every point of `grid` once and return sliders that flip between the frames, with or without a kernel."
     grid = {name: list(values) for name, values in grid.items()}
     frames = {}
     for idx in itertools.product(*(range(len(values)) for values in grid.values())):
         out = render(**{name: grid[name][i] for name, i in zip(grid, idx)})
-        frames[idx] = out if isinstance(out, bytes) else figure_png(out, dpi=dpi, colors=colors)
-    return FrameSliders(same_size(frames, colors), grid, width=width)
+        frames[idx] = out if isinstance(out, bytes) else figure_png(out, dpi=dpi)
+    return FrameSliders(same_size(frames), grid)
 
 # %% ../nbs/internals/10a_widgets.ipynb #08c62396
 WIDGET_STATE_MIME = "application/vnd.jupyter.widget-state+json"
