@@ -162,6 +162,7 @@ def signed_support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
                        C, lam, # loss weight and l1 weight (scalar, or (d,) per entry)
                        s, # (d,) signs: the l1 term is sum_j lam_j s_j z_j on the support S (the signed w entries and all of b)
                        *, alpha0=None, # SMO warm start
+                       tol:float=_L1_KKT_TOL, # optimality residual: above it, SMO tries again from the multipliers
                        deadline=None # time.perf_counter() value at which the solvers stop
                       )->tuple: # (z (d,), c, alpha, optimality residual)
     "The $\\ell_1$ model restricted to $\\mathcal S$ with its sign pattern fixed: $\\min \\tfrac12 z^\\top G_{\\mathcal S\\mathcal S}z + \\sum_j\\lambda_j s_j z_j + \\mathcal C\\sum_i\\xi_i$ (`support_fit` with a linear term), with $z$ stationary for its multipliers."
@@ -169,13 +170,19 @@ def signed_support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
     S = np.flatnonzero(np.r_[s[:nw] != 0, np.ones(d - nw, bool)])
     GS, RS, ls = G[np.ix_(S, S)], R[:, S], (lamv * s)[S]
     F = lambda zz, cc: 0.5 * zz @ GS @ zz + ls @ zz + _loss_sum(RS @ zz, y, C, cc, "hinge")
-    r = support_fit(G, R, y, C, S, lin=ls, alpha0=alpha0, tol=1e-10, deadline=deadline)
-    zS = np.linalg.lstsq(GS, RS.T @ (y * r.alpha) - ls, rcond=None)[0]   # stationary on S with the multipliers
-    if not F(zS, r.c) <= r.UB + 1e-7 * max(1.0, abs(r.UB)): zS = r.z    # degenerate: keep the solver's point
-    cS = best_intercept(RS @ zS, y, C)                                   # the exact intercept of z_S
-    c = cS if F(zS, cS) <= F(zS, r.c) + 1e-12 * abs(F(zS, r.c)) else r.c
-    z = np.zeros(d); z[S] = zS
-    return z, c, r.alpha, l1_optimality_residual(G, R, y, lamv, z, r.alpha, C, c)
+    best = None
+    for gap, route in ((1e-10, "auto"), (1e-8, "smo")):   # an interior point on an ill-conditioned G_SS can miss: SMO from its multipliers
+        r = support_fit(G, R, y, C, S, lin=ls, alpha0=alpha0, tol=gap, route=route, deadline=deadline)
+        zS = np.linalg.lstsq(GS, RS.T @ (y * r.alpha) - ls, rcond=None)[0]   # stationary on S with the multipliers
+        if not F(zS, r.c) <= r.UB + 1e-7 * max(1.0, abs(r.UB)): zS = r.z    # degenerate: keep the solver's point
+        cS = best_intercept(RS @ zS, y, C)                                   # the exact intercept of z_S
+        c = cS if F(zS, cS) <= F(zS, r.c) + 1e-12 * abs(F(zS, r.c)) else r.c
+        z = np.zeros(d); z[S] = zS
+        resid = l1_optimality_residual(G, R, y, lamv, z, r.alpha, C, c)
+        if best is None or resid < best[3]: best = (z, c, r.alpha, resid)
+        if resid <= tol or (deadline is not None and time.perf_counter() >= deadline): break
+        alpha0 = r.alpha
+    return best
 
 def l1_active_set(G, R, y, C, lam, # the l1 model (lam scalar, or (d,) per entry)
                   s, # (d,) starting sign pattern (the b block is ignored: b is always free)
@@ -188,7 +195,7 @@ def l1_active_set(G, R, y, C, lam, # the l1 model (lam scalar, or (d,) per entry
     s = np.array(s, dtype=float); s[nw:] = 0.0
     alpha, best = alpha0, None
     for rounds in range(1, 21):
-        z, c, alpha, resid = signed_support_fit(G, R, y, C, lamv, s, alpha0=alpha, deadline=deadline)
+        z, c, alpha, resid = signed_support_fit(G, R, y, C, lamv, s, alpha0=alpha, tol=tol, deadline=deadline)
         g = G @ z - R.T @ (y * alpha)
         F = primal_objective(G, R, y, C, z, c) + lamv @ np.abs(z)
         if best is None or resid <= tol or F < best[0]: best = (F, z, c, alpha, resid)
