@@ -171,7 +171,8 @@ def signed_support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
     GS, RS, ls = G[np.ix_(S, S)], R[:, S], (lamv * s)[S]
     F = lambda zz, cc: 0.5 * zz @ GS @ zz + ls @ zz + _loss_sum(RS @ zz, y, C, cc, "hinge")
     best = None
-    for gap, route in ((1e-10, "auto"), (1e-8, "smo")):   # an interior point on an ill-conditioned G_SS can miss: SMO from its multipliers
+    for gap, route in ((1e-10, "auto"), (1e-8, "smo")):   # an interior point on an ill-conditioned G_SS can miss: SMO from
+                                                          # its multipliers, where the route rule would take SMO warm
         r = support_fit(G, R, y, C, S, lin=ls, alpha0=alpha0, tol=gap, route=route, deadline=deadline)
         zS = np.linalg.lstsq(GS, RS.T @ (y * r.alpha) - ls, rcond=None)[0]   # stationary on S with the multipliers
         if not F(zS, r.c) <= r.UB + 1e-7 * max(1.0, abs(r.UB)): zS = r.z    # degenerate: keep the solver's point
@@ -180,7 +181,8 @@ def signed_support_fit(G, R, y, # G (d, d), features (m, d), labels ±1
         z = np.zeros(d); z[S] = zS
         resid = l1_optimality_residual(G, R, y, lamv, z, r.alpha, C, c)
         if best is None or resid < best[3]: best = (z, c, r.alpha, resid)
-        if resid <= tol or (deadline is not None and time.perf_counter() >= deadline): break
+        late = deadline is not None and time.perf_counter() >= deadline
+        if resid <= tol or late or solver_route(R.shape[0], S.size, True, True) == "ip": break
         alpha0 = r.alpha
     return best
 
