@@ -16,7 +16,7 @@ from numba import njit
 
 from .smo import _BRACKET_EVERY, TAU, LowRankQ, _new_state, _solve
 from .subproblems import _loss_sum, best_intercept, _EIG_RCOND
-from .hinge_solvers import _chol_solve, smo_budget, solve_hinge_ip, solver_route
+from .hinge_solvers import smo_budget, solve_hinge_ip, solver_route
 
 # %% ../nbs/internals/06ai_fast_swap_search.ipynb #6cc8c0f3
 _POLISH = 1e-5        # an accepted swap's SMO run goes on to this violation: its multipliers then bound the new support
@@ -493,15 +493,16 @@ def _project_dual(a, y, C, out):
     for i in range(m): out[i] = min(max(a[i] - ups * y[i], 0.0), C[i])
 
 @njit(cache=True)
-def _ascent(RS, y, C, L, alpha, above, n_steps):
+def _ascent(RS, y, C, Linv, alpha, above, n_steps):
     "Projected-gradient ascent on D_S from alpha (updated in place) until D_S >= above; returns (D_S(alpha), steps)."
     m, q = RS.shape
-    v, z, u, h, tmp = np.zeros(q), np.empty(q), np.empty(q), np.empty(q), np.empty(q)
+    v, u = np.zeros(q), np.empty(q)
+    LinvT = np.ascontiguousarray(Linv.T)
     g, a_plus, yda = np.empty(m), np.empty(m), np.empty(m)
     v[:] = np.dot(RS.T, y * alpha)                        # v = R_S^T Y alpha
     theta, cmax, it = 0.0, C.max(), 0                     # theta: the step length (t-bar above)
     while True:
-        _chol_solve(L, v, z, tmp)                         # z = G_SS^-1 v: D = sum(alpha) - v^T z / 2
+        z = LinvT @ (Linv @ v)                            # z = G_SS^-1 v: D = sum(alpha) - v^T z / 2
         D = alpha.sum() - 0.5 * (v @ z)
         if D >= above or it == n_steps: return D, it
         gmax, f = 0.0, np.dot(RS, z)
@@ -516,7 +517,7 @@ def _ascent(RS, y, C, L, alpha, above, n_steps):
             yda[i] = y[i] * da
         u[:] = np.dot(RS.T, yda)
         if not gd > 1e-15 * abs(D): return D, it   # no ascent direction left: alpha is optimal for S
-        _chol_solve(L, u, h, tmp)
+        h = LinvT @ (Linv @ u)
         curv = u @ h                                      # Delta alpha^T Q_S Delta alpha = u^T G_SS^-1 u
         t = 1.0 if curv <= 0.0 else min(1.0, gd / curv)   # t*
         for i in range(m): alpha[i] = min(max(alpha[i] + t * (a_plus[i] - alpha[i]), 0.0), C[i])
@@ -529,16 +530,14 @@ def dual_ascent(G, R, y, # G (d, d), features (m, d), labels ±1
                 S, # the support (indices)
                 alpha, # a feasible start: 0 <= alpha <= C, y^T alpha = 0 (e.g. the current support's multipliers)
                 above:float, # the question: is F*(S) >= above?
-                n_steps:int=_ASCENT_STEPS, # at most this many steps
-                L=None # the Cholesky factor of G_SS, if at hand
+                n_steps:int=_ASCENT_STEPS # at most this many steps
                ): # SupportFit with status "above" (LB >= above) or "undecided"; None if G_SS is singular
     "Raise the lower bound $D_{\\mathcal S}(\\alpha) \\le F^\\star(\\mathcal S)$ by projected-gradient ascent until it reaches `above`."
-    S = np.asarray(S)
-    if L is None:
-        try: L = np.linalg.cholesky(G[np.ix_(S, S)])
-        except np.linalg.LinAlgError: return None
+    S = np.asarray(S, dtype=np.int64)
+    Linv, spread = _chol_inv(G, S)                        # (spread 0: G_SS not positive definite)
+    if spread == 0.0: return None
     a = np.array(alpha, dtype=np.float64)
     Cv = np.array(np.broadcast_to(np.asarray(C, dtype=np.float64), a.shape))   # (writable: one signature)
-    D, steps = _ascent(np.ascontiguousarray(R[:, S]), np.ascontiguousarray(y, dtype=np.float64), Cv, L, a, float(above),
+    D, steps = _ascent(np.ascontiguousarray(R[:, S]), np.ascontiguousarray(y, dtype=np.float64), Cv, Linv, a, float(above),
                        int(n_steps))
     return SupportFit(None, np.nan, a, np.inf, float(D), "above" if D >= above else "undecided", int(steps))
