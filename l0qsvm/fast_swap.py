@@ -14,7 +14,7 @@ import numpy as np
 
 from numba import njit
 
-from .smo import _BRACKET_EVERY, TAU, LowRankQ, _new_state, _solve
+from .smo import _BRACKET_EVERY, TAU, LINEAR, _new_cache, _new_state, _solve
 from .subproblems import _loss_sum, best_intercept, _EIG_RCOND
 from .hinge_solvers import smo_budget, solve_hinge_ip, solver_route
 
@@ -235,7 +235,7 @@ def _dual_parts(R, y, A, Linv, lin):
     return RA, VA, dA, w, p
 
 class SupportDual:
-    "The dual of the hinge model restricted to a support $\\mathcal A$, on smo.py's engine: $Q_{\\mathcal A} = V_{\\mathcal A}V_{\\mathcal A}^\\top$ as a `LowRankQ`, whose `update` turns it into the matrix of a support one swap away."
+    "The dual of the hinge model restricted to a support $\\mathcal A$, on smo.py's engine: $Q_{\\mathcal A} = V_{\\mathcal A}V_{\\mathcal A}^\\top$ in the column cache of a `LowRankQ`, whose rank-two update turns it into the matrix of a support one swap away."
     def __init__(self, G, R, y, # G (d, d), features (m, d), labels ±1
                  C, # loss weight (scalar or (m,))
                  A, # the support (sorted indices)
@@ -249,7 +249,7 @@ class SupportDual:
         self.Linv, self.R, self.y = Linv, R, y
         self.lin = np.zeros(A.size) if lin is None else np.asarray(lin, dtype=np.float64)
         self.RA, self.VA, self.dA, self.w, p = _dual_parts(R, y, A, Linv, self.lin)
-        self.Q = LowRankQ(self.VA); self.cols = self.Q._columns()
+        self.cols = _new_cache(LINEAR, self.VA.copy(), self.dA.copy(), np.ones(m), (0.0, 0.0, 0.0), np.float64, True)   # (LowRankQ(V_A)'s)
         self.C = np.array(np.broadcast_to(np.asarray(C, dtype=np.float64), (m,)))   # (writable: one signature)
         self.S = _new_state(self.cols.perm, p, y, np.zeros(m), self.C, np.asarray(alpha, float), self.dA, self.C)
         self.restart(alpha)

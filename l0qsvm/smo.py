@@ -229,9 +229,10 @@ def _rank_two(Q, col, j, n):
     return out
 
 # %% ../nbs/03_smo.ipynb #fac1bfe7
-def _new_cache(kind, data, xsq, s, kpar, n_slots, m, dtype, update=False):
-    "A ColumnCache in the identity order with `n_slots` empty slots of m values of `dtype` (room for a rank-two update if `update`)."
-    r = m if update else 0
+def _new_cache(kind, data, xsq, s, kpar, dtype, update=False, cache_mb=200.0):
+    "A ColumnCache in the identity order with the empty slots of m values of `dtype` that `cache_mb` megabytes hold (room for a rank-two update if `update`)."
+    m, dtype = xsq.shape[0], np.dtype(dtype); r = m if update else 0
+    n_slots = int(min(m, max(2, cache_mb * 2**20 // (dtype.itemsize * max(m, 1)))))   # ≥ 2: a step holds two columns
     return ColumnCache(kind, data, xsq, s, np.asarray(kpar, np.float64), np.arange(m, dtype=np.int64),
                        np.empty((n_slots, m), dtype), np.zeros(n_slots, np.int64), np.full(m, -1, np.int64),
                        np.full(n_slots, -1, np.int64), np.zeros(n_slots, np.int64), np.zeros(1, CLOCK), np.empty(m),
@@ -248,17 +249,17 @@ class _CachedColumns:
         self.kpar = np.array(kpar, dtype=np.float64)
         self.xsq = np.einsum("ij,ij->i", self.X, self.X)
         self.dtype = np.dtype(dtype)
-        self.n_slots = int(min(m, max(2, cache_mb * 2**20 // (self.dtype.itemsize * max(m, 1)))))  # ≥ 2: a step holds two columns
         self._cache, self._memo, self._update = None, None, False
     @property
     def shape(self): return (self.X.shape[0], self.X.shape[0])
+    @property
+    def n_slots(self): return self._columns().buf.shape[0]   # the columns the cache holds
     def _columns(self):
         "The ColumnCache (created on first use; it keeps its order and columns from one solve to the next)."
         if self._cache is None:
-            m = self.shape[0]
             data = np.array(self.X if self.kind == LINEAR else self.X.T, order="C")   # LINEAR: rows, for BLAS (§5)
-            self._cache = _new_cache(self.kind, data, self.xsq.copy(), self.s.copy(),
-                                     self.kpar, self.n_slots, m, self.dtype, self._update)
+            self._cache = _new_cache(self.kind, data, self.xsq.copy(), self.s.copy(), self.kpar, self.dtype, self._update,
+                                     self.cache_mb)
         return self._cache
     def column(self, j:int): # index of the column
         "Column j of Q in the original order (a float64 copy)."
@@ -312,7 +313,7 @@ class LowRankQ(_CachedColumns):
     def fill(self):
         "Every column at once by one matrix product (a cold solve touches most of them), where the cache holds them all."
         Q = self._columns(); m = self.shape[0]
-        if self.n_slots < m or Q.clock[0]["slots"] > 0: return
+        if Q.buf.shape[0] < m or Q.clock[0]["slots"] > 0: return
         V = self.X[Q.perm]; np.dot(V, V.T, out=Q.buf[:m])
         Q.slot_of[:] = np.arange(m); Q.owner[:m] = np.arange(m); Q.length[:m] = m
         Q.clock[0]["slots"] = m; Q.clock[0]["kernel_values"] += m * m
@@ -638,8 +639,7 @@ class _DenseQ:
     "A dense symmetric Q behind the same column cache (its columns are gathered, not computed)."
     def __init__(self, Q):
         self.Q = np.ascontiguousarray(Q, dtype=np.float64); m = self.Q.shape[0]
-        n_slots = int(min(m, max(2, 200 * 2**20 // (8 * max(m, 1)))))
-        self._cache = _new_cache(DENSE, self.Q, np.zeros(m), np.ones(m), (0.0, 0.0, 0.0), n_slots, m, np.float64)
+        self._cache = _new_cache(DENSE, self.Q, np.zeros(m), np.ones(m), (0.0, 0.0, 0.0), np.float64)
     def _columns(self): return self._cache
     def diag(self): return np.diag(self.Q).copy()
     def _matvec(self, v): return self.Q @ v
