@@ -118,3 +118,14 @@ def test_cvxopt_solver_refused_up_front_when_it_cannot_fit():
     with pytest.raises(ValueError, match="max_time"):
         L1QSVM(lam=0.1, solver="cvxopt", max_time=1.0).fit(X, y)
     assert time.perf_counter() - t <= 2 * 1.0 + 1.0
+
+
+def test_cvxopt_polish_is_finished_by_smo_on_a_badly_scaled_feature():
+    "cvxopt's point is polished by the sign-pattern loop; where the interior point on an ill-conditioned G_SS misses, SMO from its multipliers finishes the support's fit, and the fit is certified."
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.preprocessing import StandardScaler
+    b = load_breast_cancer()
+    X = StandardScaler().fit_transform(b.data)[:200, :15]; y = np.where(b.target[:200] == 1, 1.0, -1.0)
+    X[:, 3] *= 1e4                                    # G_SS ill-conditioned: the interior point's sign-pattern fit misses
+    fit = qsvm.fit_l1qsvm(X, y, 1.0, 1.0, solver="cvxopt")
+    assert fit.converged and fit.status == "converged" and fit.gap <= qsvm._L1_KKT_TOL
