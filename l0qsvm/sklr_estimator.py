@@ -412,7 +412,7 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
             sw = check_weights(_check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True,
                                                     allow_all_zero_weights=True), X.shape[0], y)
         u = _loss_weights(self.class_weight, classes, y_idx, sw)        # None, or ϖ_i times the class weight of y_i
-        X_all, y_all, u_all, sw_all = X, y_idx, u, sw
+        X_all, y_all, sw_all = X, y_idx, sw
         rows = None if u is None or np.all(u > 0) else np.flatnonzero(u > 0)     # weight 0: the point is not there
         if rows is not None:
             X, y_idx, u, sw = X[rows], y_idx[rows], u[rows], (sw[rows] if sw is not None else None)
@@ -548,7 +548,6 @@ class SparseKLR(ClassifierMixin, BaseEstimator):
 
     def _kept(self, X, Y, alpha, intercept, K, u=None):
         "Kept points per surface (S, m; with loss weights u: the share of each α kept) and how many sit at the lower bound."
-        m = X.shape[0]
         if self._keep_all: return np.ones_like(alpha, dtype=bool), np.zeros(len(alpha), dtype=int)
         kept = alpha > (self.box_ if u is None else self.box_ * u)   # at the lower bound ϖ_iη: dropped
         self._n_at_bound = (~kept).sum(axis=1)

@@ -244,7 +244,6 @@ class _CachedColumns:
         self.X = np.ascontiguousarray(X, dtype=np.float64)
         if not np.all(np.isfinite(self.X)): raise ValueError("the data contain NaN or inf")
         if not cache_mb > 0: raise ValueError(f"cache_mb must be > 0, got {cache_mb}")
-        m = self.X.shape[0]
         self.s, self.kind, self.cache_mb = np.ascontiguousarray(s, dtype=np.float64), kind, cache_mb
         self.kpar = np.array(kpar, dtype=np.float64)
         self.xsq = np.einsum("ij,ij->i", self.X, self.X)
