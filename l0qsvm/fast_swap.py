@@ -69,7 +69,7 @@ def _swap_tables(TT, BT, diagM, Pd):
 
 @njit(cache=True)
 def _tables(M, A, Linv):
-    "(ok, P, BT, TtP, den, void): the bound tables of the support A of M, from L^-1 (ok: M_AA P = I to 1e-6)."
+    "(ok, P, Pd, BT, Md, TtP, den, void): the bound tables of the support A of M, from L^-1 (ok: M_AA P = I to 1e-6)."
     k, d = A.size, M.shape[0]
     BT = np.empty((k, d))
     for r in range(k): BT[r] = M[A[r]]                    # M_{A:}, rows contiguous
@@ -82,18 +82,19 @@ def _tables(M, A, Linv):
     for r in range(k):
         for q in range(k):
             if not abs(E[r, q] - (1.0 if r == q else 0.0)) < 1e-6: ok = False
-    Pd = np.diag(P).copy()
+    Pd, Md = np.diag(P).copy(), np.diag(M).copy()
     if ok:
-        den, TtP, void = _swap_tables(P @ BT, BT, np.diag(M).copy(), Pd)   # T^T = P M_{A:}
+        den, TtP, void = _swap_tables(P @ BT, BT, Md, Pd)   # T^T = P M_{A:}
     else:
         den, TtP, void = np.full((k, d), np.nan), np.full((k, d), np.nan), np.ones((k, d), np.bool_)
-    return ok, P, Pd, BT, TtP, den, void
+    return ok, P, Pd, BT, Md, TtP, den, void
 
 class _Tables(NamedTuple):
     "The alpha-independent part of the bounds of a support A, as the compiled code reads it."
     P: np.ndarray      # (k, k) Xi = (M_AA)^-1
     Pd: np.ndarray     # (k,) its diagonal
     BT: np.ndarray     # (k, d) M_{A:}
+    Md: np.ndarray     # (d,) diag M
     TtP: np.ndarray    # (k, d) T_ji / Xi_ii
     den: np.ndarray    # (k, d) the Schur complements s_j^(-i)
     void: np.ndarray   # (k, d) pairs with no claim (den ~ 0)
@@ -366,7 +367,7 @@ def _rty_at(R, ya, J, v):
 
 # %% ../nbs/internals/06ai_fast_swap_search.ipynb #3f29d3da
 @njit(cache=True)
-def _swap_factors(dl, tb, i, j, Gjj, u, v, c):
+def _swap_factors(dl, tb, i, j, u, v, c):
     "u, v with Q_{A - A[i] + j} = Q_A - u u^T + v v^T (j < 0: v = 0), into u, v (c: scratch (k,))."
     VA, Linv, RA, R, y, P, BT = dl.VA, dl.Linv, dl.RA, dl.R, dl.y, tb.P, tb.BT
     m, k = VA.shape
@@ -384,7 +385,7 @@ def _swap_factors(dl, tb, i, j, Gjj, u, v, c):
         c[r] = acc - P[r, i] * (ti / P[i, i])
     den = tb.den[i, j]
     if not den > 0.0:                                     # the Schur complement on A - i
-        den = Gjj
+        den = tb.Md[j]                                    # (the hinge loss: M = G)
         for r in range(k): den -= BT[r, j] * c[r]
     sd = 1.0 / np.sqrt(den)
     np.dot(RA, c, v)                                      # v = Y (r_j - R_A c) / sqrt(den)
@@ -392,7 +393,7 @@ def _swap_factors(dl, tb, i, j, Gjj, u, v, c):
 
 # %% ../nbs/internals/06ai_fast_swap_search.ipynb #ask-swaps-code
 @njit(cache=True)
-def _ask_swaps(S, Q, dl, tb, v0, Gdiag, Lf, Ff, open_, n_open, thr, count, limit, cap):
+def _ask_swaps(S, Q, dl, tb, v0, Lf, Ff, open_, n_open, thr, count, limit, cap):
     """Single-swap questions, best bound first, while the answer is "no": each "no" settles its swap, and its
     multipliers raise the bounds of the open swaps (open_[:n_open], ascending flat indices i d + j, compacted in place).
     count = [no answers in a row, SMO steps, questions] (updated); limit = [stop at this many "no"s in a row, at most
@@ -413,7 +414,7 @@ def _ask_swaps(S, Q, dl, tb, v0, Gdiag, Lf, Ff, open_, n_open, thr, count, limit
         if count[2] >= 3 and count[1] > cap * count[2]: return 1, n_open, -1, 0.0, 0   # SMO crawls: `solver_route`'s rule
         i, j = f // d, f % d
         if void[i, j]: return 1, n_open, -1, 0.0, 0
-        _swap_factors(dl, tb, i, j, Gdiag[j], u, v, c)
+        _swap_factors(dl, tb, i, j, u, v, c)
         dec, steps, gap, LB = _question(S, Q, dl, u, v, thr, thr, 1e-9, cap)
         asked += 1
         if dec == 1: return 2, n_open, f, LB, steps
@@ -450,7 +451,7 @@ def _ask_loop(s, failed, max_failed):
     a0, v0 = s.v_cur
     if a0 is not s.cur.alpha: v0 = s.R.T @ (s.y * s.cur.alpha)
     code, n_open, f, LB, steps = _ask_swaps(D.S, D.cols, D.dl, s.bd.t, v0,
-                                            s.Gdiag, s.Lf, s.Ff, s.open_, s.open_.size, s.thr,
+                                            s.Lf, s.Ff, s.open_, s.open_.size, s.thr,
                                             s.count, np.array([float(stop), 32.0]), smo_budget(s.m, s.k, True))
     n_no = int(s.count[0]) - failed
     s.open_ = s.open_[:n_open]; s.n_fits += n_no

@@ -46,10 +46,10 @@ class SwapBounds:
         self.A = A = np.asarray(A, dtype=np.int64)
         ratio = 1.0
         if Linv is None: Linv, ratio = _chol_inv(M, A)    # (ratio 0: M_AA is not positive definite)
-        ok, P, Pd, BT, TtP, den, void = _tables(M, A, Linv)   # (not ok: M_AA singular, no claim on any swap)
+        ok, P, Pd, BT, Md, TtP, den, void = _tables(M, A, Linv)   # (not ok: M_AA singular, no claim on any swap)
         inA = np.zeros(M.shape[0], np.bool_); inA[A] = True
         self.ok, self.Linv = bool(ok), Linv if ratio > 0 else None
-        self.t = _Tables(P, Pd, BT, TtP, den, void, null_terms(M) if null is None else null, inA, A)
+        self.t = _Tables(P, Pd, BT, Md, TtP, den, void, null_terms(M) if null is None else null, inA, A)
         self.P, self.BT, self.den, self.void, self.inA, self.null = P, BT, den, void, inA, self.t.null
     def lb_at(self, v, # (d,) R^T Y alpha (hinge) or 2C R~^T y~ (squared)
               asum:float, # sum(alpha) (hinge) or C ||y~||^2 (squared)
@@ -262,7 +262,7 @@ class _Search:
         self.rtol, self.tol, self.forced, self.deadline, self.fast = rtol, search_tol, route, deadline, fast
         self.parts = None if loss == "hinge" else _squared_parts(G, R, y, C) if parts is None else parts
         self.M = G if loss == "hinge" else self.parts[0]  # the quadratic term of the bounds (Step 4)
-        self.null, self.Gdiag = null_terms(self.M), np.ascontiguousarray(np.diag(G))
+        self.null = null_terms(self.M)
         self.cur = self.bd = self.dual = self.LB = None
         self.n_fits, self.n_swaps, self.status, self.exact, self.last_batch = 0, 0, "certified", False, 4
         self.count = np.zeros(3, np.int64)                # single-swap questions: "no"s in a row, SMO steps, questions

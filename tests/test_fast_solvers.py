@@ -100,7 +100,7 @@ def test_the_rank_two_dual_answers_like_a_fit_from_scratch(seed):
         S = np.sort(np.r_[np.delete(A, i), j])
         F = support_fit(G, R, y, C, S).UB
         u, v = np.empty(y.size), np.empty(y.size)
-        _swap_factors(dual.dl, bd.t, int(i), int(j), G[j, j], u, v, np.empty(A.size))
+        _swap_factors(dual.dl, bd.t, int(i), int(j), u, v, np.empty(A.size))
         below = dual.run(u, v, below=F * 1.01, above=F * 1.01)
         above = dual.run(u, v, below=F * 0.99, above=F * 0.99)
         assert (below[2], above[2]) == (1, 2)
